@@ -22,7 +22,8 @@
 
 /* PMPI_SEND and the rest in Fortran: the same code under the profiling name (the glue
    calls C's MPI_ functions, so a Fortran tool that replaces mpi_send_ and calls
-   pmpi_send_ reaches MPI_Send, and C's PMPI_ layer sees Fortran's calls too) */
+   pmpi_send_ reaches MPI_Send, and C's PMPI_ layer sees Fortran's calls too, all but the
+   attribute sets and gets: core/mpi/fortran_hooks.h) */
 #define COMPI_F_ALIAS(name, of) COMPI_F_EXPORT __typeof__(of) name __attribute__((alias(#of)))
 
 #define COMPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))

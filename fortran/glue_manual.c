@@ -7,6 +7,8 @@
  */
 #include "fortran/glue.h"
 
+#include "core/mpi/fortran_hooks.h"
+
 /* ---- the sentinels' common blocks ------------------------------------------------ */
 
 /* aligned as gfortran aligns common blocks, so that the definitions here (which the
@@ -141,10 +143,11 @@ static f_keyval_t *f_keyvals;
 typedef int (*keyval_create_fn)(MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *,
                                 int *, void *);
 
-/* a keyval whose callbacks are the Fortran copy and del, with the extra state extra
-   (address-sized) or extra_i (old: MPI_KEYVAL_CREATE's default INTEGERs) */
-static int f_keyval_create(keyval_create_fn create, void *copy, void *del, int old, MPI_Aint extra,
-                           MPI_Fint extra_i, MPI_Fint *keyval)
+/* a keyval of `kind` (COMPI_FORTRAN_COMM ...) whose callbacks are the Fortran copy and
+   del, with the extra state extra (address-sized) or extra_i (old: MPI_KEYVAL_CREATE's
+   default INTEGERs); libmpi is told that they take integers */
+static int f_keyval_create(keyval_create_fn create, int kind, void *copy, void *del, int old,
+                           MPI_Aint extra, MPI_Fint extra_i, MPI_Fint *keyval)
 {
     f_keyval_t *k = calloc(1, sizeof *k);
     if (k == NULL) {
@@ -157,31 +160,39 @@ static int f_keyval_create(keyval_create_fn create, void *copy, void *del, int o
     k->extra_i = extra_i;
     /* pushed atomically: threads may make keyvals at once */
     k->next = __atomic_exchange_n(&f_keyvals, k, __ATOMIC_ACQ_REL);
-    return create(f_copy, f_delete, keyval, k);
+    int rc = create(f_copy, f_delete, keyval, k);
+    if (rc == MPI_SUCCESS) {
+        rc = compi_fortran_keyval(kind, *keyval, old ? COMPI_FORTRAN_INT : COMPI_FORTRAN_AINT);
+    }
+    return rc;
 }
 
 COMPI_F_EXPORT void mpi_comm_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                             const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    *ierror = f_keyval_create(MPI_Comm_create_keyval, copy, del, 0, *extra, 0, keyval);
+    *ierror = f_keyval_create(MPI_Comm_create_keyval, COMPI_FORTRAN_COMM, copy, del, 0, *extra, 0,
+                              keyval);
 }
 
 COMPI_F_EXPORT void mpi_type_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                             const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    *ierror = f_keyval_create(MPI_Type_create_keyval, copy, del, 0, *extra, 0, keyval);
+    *ierror = f_keyval_create(MPI_Type_create_keyval, COMPI_FORTRAN_TYPE, copy, del, 0, *extra, 0,
+                              keyval);
 }
 
 COMPI_F_EXPORT void mpi_win_create_keyval_(void *copy, void *del, MPI_Fint *keyval,
                                            const MPI_Aint *extra, MPI_Fint *ierror)
 {
-    *ierror = f_keyval_create(MPI_Win_create_keyval, copy, del, 0, *extra, 0, keyval);
+    *ierror =
+        f_keyval_create(MPI_Win_create_keyval, COMPI_FORTRAN_WIN, copy, del, 0, *extra, 0, keyval);
 }
 
 COMPI_F_EXPORT void mpi_keyval_create_(void *copy, void *del, MPI_Fint *keyval,
                                        const MPI_Fint *extra, MPI_Fint *ierror)
 {
-    *ierror = f_keyval_create(MPI_Keyval_create, copy, del, 1, 0, *extra, keyval);
+    *ierror =
+        f_keyval_create(MPI_Keyval_create, COMPI_FORTRAN_COMM, copy, del, 1, 0, *extra, keyval);
 }
 
 /* the predefined callbacks, as Fortran calls them */
@@ -236,75 +247,81 @@ COMPI_F_ALIAS(mpi_win_null_copy_fn_, mpi_comm_null_copy_fn_);
 COMPI_F_ALIAS(mpi_win_dup_fn_, mpi_comm_dup_fn_);
 COMPI_F_ALIAS(mpi_win_null_delete_fn_, mpi_comm_null_delete_fn_);
 
-/* ---- attribute values: C hands out pointers to the predefined ones ------------------ */
+/* ---- attribute values: integers, as Fortran sets them -------------------------------
+   libmpi keeps the form (core/mpi/fortran_hooks.h): a value set here reads in C as a
+   pointer to the integer, one set in C reads here as the pointer's address, and the
+   predefined ones as their values */
 
-static int comm_predefined(int keyval)
+COMPI_F_EXPORT void mpi_comm_set_attr_(const MPI_Comm *comm, const MPI_Fint *keyval,
+                                       const MPI_Aint *val, MPI_Fint *ierror)
 {
-    return keyval == MPI_TAG_UB || keyval == MPI_HOST || keyval == MPI_IO ||
-           keyval == MPI_WTIME_IS_GLOBAL || keyval == MPI_APPNUM || keyval == MPI_UNIVERSE_SIZE ||
-           keyval == MPI_LASTUSEDCODE;
+    *ierror = compi_fortran_comm_set_attr(*comm, *keyval, *val, COMPI_FORTRAN_AINT);
+}
+
+COMPI_F_EXPORT void mpi_attr_put_(const MPI_Comm *comm, const MPI_Fint *keyval, const MPI_Fint *val,
+                                  MPI_Fint *ierror)
+{
+    *ierror = compi_fortran_comm_set_attr(*comm, *keyval, *val, COMPI_FORTRAN_INT);
+}
+
+COMPI_F_EXPORT void mpi_type_set_attr_(const MPI_Datatype *type, const MPI_Fint *keyval,
+                                       const MPI_Aint *val, MPI_Fint *ierror)
+{
+    *ierror = compi_fortran_type_set_attr(*type, *keyval, *val);
+}
+
+COMPI_F_EXPORT void mpi_win_set_attr_(const MPI_Win *win, const MPI_Fint *keyval,
+                                      const MPI_Aint *val, MPI_Fint *ierror)
+{
+    *ierror = compi_fortran_win_set_attr(*win, *keyval, *val);
 }
 
 COMPI_F_EXPORT void mpi_comm_get_attr_(const MPI_Comm *comm, const MPI_Fint *keyval, MPI_Aint *val,
                                        MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *v = NULL;
+    MPI_Aint v = 0;
     int f = 0;
-    *ierror = MPI_Comm_get_attr(*comm, *keyval, &v, &f);
+    *ierror = compi_fortran_comm_get_attr(*comm, *keyval, &v, &f, COMPI_FORTRAN_AINT);
     *flag = f != 0;
     if (*ierror == MPI_SUCCESS && f) {
-        *val = comm_predefined(*keyval) ? *(int *)v : (MPI_Aint)v;
+        *val = v;
     }
 }
 
+/* MPI_ATTR_GET: a default INTEGER, the low part of a longer value */
 COMPI_F_EXPORT void mpi_attr_get_(const MPI_Comm *comm, const MPI_Fint *keyval, MPI_Fint *val,
                                   MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *v = NULL;
+    MPI_Aint v = 0;
     int f = 0;
-    *ierror = MPI_Attr_get(*comm, *keyval, &v, &f);
+    *ierror = compi_fortran_comm_get_attr(*comm, *keyval, &v, &f, COMPI_FORTRAN_INT);
     *flag = f != 0;
     if (*ierror == MPI_SUCCESS && f) {
-        *val = comm_predefined(*keyval) ? *(int *)v : (MPI_Fint)(MPI_Aint)v;
+        *val = (MPI_Fint)v;
     }
 }
 
 COMPI_F_EXPORT void mpi_type_get_attr_(const MPI_Datatype *type, const MPI_Fint *keyval,
                                        MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *v = NULL;
+    MPI_Aint v = 0;
     int f = 0;
-    *ierror = MPI_Type_get_attr(*type, *keyval, &v, &f);
+    *ierror = compi_fortran_type_get_attr(*type, *keyval, &v, &f);
     *flag = f != 0;
     if (*ierror == MPI_SUCCESS && f) {
-        *val = (MPI_Aint)v;
+        *val = v;
     }
 }
 
 COMPI_F_EXPORT void mpi_win_get_attr_(const MPI_Win *win, const MPI_Fint *keyval, MPI_Aint *val,
                                       MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *v = NULL;
+    MPI_Aint v = 0;
     int f = 0;
-    *ierror = MPI_Win_get_attr(*win, *keyval, &v, &f);
+    *ierror = compi_fortran_win_get_attr(*win, *keyval, &v, &f);
     *flag = f != 0;
-    if (*ierror != MPI_SUCCESS || !f) {
-        return;
-    }
-    switch (*keyval) {
-    case MPI_WIN_BASE:
-        *val = (MPI_Aint)v;
-        break;
-    case MPI_WIN_SIZE:
-        *val = *(MPI_Aint *)v;
-        break;
-    case MPI_WIN_DISP_UNIT:
-    case MPI_WIN_CREATE_FLAVOR:
-    case MPI_WIN_MODEL:
-        *val = *(int *)v;
-        break;
-    default:
-        *val = (MPI_Aint)v;
+    if (*ierror == MPI_SUCCESS && f) {
+        *val = v;
     }
 }
 
@@ -667,6 +684,10 @@ COMPI_F_ALIAS(pmpi_comm_create_keyval_, mpi_comm_create_keyval_);
 COMPI_F_ALIAS(pmpi_type_create_keyval_, mpi_type_create_keyval_);
 COMPI_F_ALIAS(pmpi_win_create_keyval_, mpi_win_create_keyval_);
 COMPI_F_ALIAS(pmpi_keyval_create_, mpi_keyval_create_);
+COMPI_F_ALIAS(pmpi_comm_set_attr_, mpi_comm_set_attr_);
+COMPI_F_ALIAS(pmpi_attr_put_, mpi_attr_put_);
+COMPI_F_ALIAS(pmpi_type_set_attr_, mpi_type_set_attr_);
+COMPI_F_ALIAS(pmpi_win_set_attr_, mpi_win_set_attr_);
 COMPI_F_ALIAS(pmpi_comm_get_attr_, mpi_comm_get_attr_);
 COMPI_F_ALIAS(pmpi_attr_get_, mpi_attr_get_);
 COMPI_F_ALIAS(pmpi_type_get_attr_, mpi_type_get_attr_);

@@ -20,18 +20,71 @@
 
 typedef struct attr_keyval {
     attr_kind_t kind;
-    attr_copy_fn_t *copy_fn;     /* NULL: not copied on dup */
+    attr_form_t lang;        /* PTR: C callbacks; FINT, AINT: Fortran's, on integers of that form */
+    attr_copy_fn_t *copy_fn; /* NULL: not copied on dup */
     attr_delete_fn_t *delete_fn; /* NULL: nothing to do on delete */
     void *extra_state;
     int refcount; /* user handle + attributes using it */
     int user_freed;
 } attr_keyval_t;
 
+/* a value: `val` in form PTR; an integer in `aint` otherwise (a FINT's sign-extended,
+   and in `fint` too, for C to point at) */
 struct attr_list {
     int keyval;
+    attr_form_t form;
     void *val;
+    MPI_Aint aint;
+    MPI_Fint fint;
     struct attr_list *next;
 };
+
+/* an attribute's value as a C program reads it */
+static void *view_c(struct attr_list *a)
+{
+    switch (a->form) {
+    case ATTR_FORM_FINT:
+        return &a->fint;
+    case ATTR_FORM_AINT:
+        return &a->aint;
+    default:
+        return a->val;
+    }
+}
+
+/* ... and as a Fortran program reads it (the address of a pointer) */
+static MPI_Aint view_f(const struct attr_list *a)
+{
+    return a->form == ATTR_FORM_PTR ? (MPI_Aint)a->val : a->aint;
+}
+
+/* what a callback of a keyval in `lang` gets for a */
+static void *view_for(attr_form_t lang, struct attr_list *a)
+{
+    return lang == ATTR_FORM_PTR ? view_c(a) : (void *)view_f(a);
+}
+
+/* stores an integer in `form` (FINT truncates to an INTEGER, then sign-extends) */
+static void store_int(struct attr_list *a, MPI_Aint v, attr_form_t form)
+{
+    a->form = form;
+    a->val = NULL;
+    if (form == ATTR_FORM_FINT) {
+        a->fint = (MPI_Fint)v;
+        a->aint = a->fint;
+    } else {
+        a->aint = v;
+        a->fint = (MPI_Fint)v;
+    }
+}
+
+static void store_ptr(struct attr_list *a, void *v)
+{
+    a->form = ATTR_FORM_PTR;
+    a->val = v;
+    a->aint = 0;
+    a->fint = 0;
+}
 
 /* keyvals[k - KEYVAL_FIRST_USER]: NULL once fully released */
 static attr_keyval_t **keyvals;
@@ -95,6 +148,16 @@ compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
     return COMPI_OK;
 }
 
+compi_status_t attr_keyval_fortran(attr_kind_t kind, int keyval, attr_form_t form)
+{
+    attr_keyval_t *kv = keyval_get(kind, keyval);
+    if (kv == NULL) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    kv->lang = form;
+    return COMPI_OK;
+}
+
 compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p)
 {
     attr_keyval_t *kv = keyval_get(kind, *keyval_p);
@@ -118,7 +181,7 @@ static struct attr_list **list_find(struct attr_list **list, int keyval)
     return NULL;
 }
 
-static compi_status_t run_delete(attr_keyval_t *kv, int obj_handle, int keyval, void *val,
+static compi_status_t run_delete(attr_keyval_t *kv, int obj_handle, int keyval, struct attr_list *a,
                                  int *cb_code_p)
 {
     int code;
@@ -126,7 +189,7 @@ static compi_status_t run_delete(attr_keyval_t *kv, int obj_handle, int keyval, 
     if (kv->delete_fn == NULL) {
         return COMPI_OK;
     }
-    code = kv->delete_fn(obj_handle, keyval, val, kv->extra_state);
+    code = kv->delete_fn(obj_handle, keyval, view_for(kv->lang, a), kv->extra_state);
     if (code != MPI_SUCCESS) {
         if (cb_code_p != NULL) {
             *cb_code_p = code;
@@ -136,8 +199,9 @@ static compi_status_t run_delete(attr_keyval_t *kv, int obj_handle, int keyval, 
     return COMPI_OK;
 }
 
-compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
-                        void *val, int *cb_code_p)
+/* set keyval's value to `v` (what store_ptr or store_int made of it) */
+static compi_status_t set_value(attr_kind_t kind, int obj_handle, struct attr_list **list,
+                                int keyval, const struct attr_list *v, int *cb_code_p)
 {
     attr_keyval_t *kv = keyval_get(kind, keyval);
     struct attr_list **pp, *a;
@@ -150,7 +214,7 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
     pp = list_find(list, keyval);
     if (pp != NULL) {
         /* overwrite: the old value is deleted first, and stays if its deletion fails */
-        st = run_delete(kv, obj_handle, keyval, (*pp)->val, cb_code_p);
+        st = run_delete(kv, obj_handle, keyval, *pp, cb_code_p);
         if (st != COMPI_OK) {
             return st;
         }
@@ -161,7 +225,11 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
         }
         pp = list_find(list, keyval);
         if (pp != NULL) {
-            (*pp)->val = val;
+            a = *pp;
+            struct attr_list *next = a->next;
+            *a = *v;
+            a->keyval = keyval;
+            a->next = next;
             return COMPI_OK;
         }
     }
@@ -169,11 +237,43 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
     if (a == NULL) {
         return COMPI_ERR_NO_MEMORY;
     }
+    *a = *v;
     a->keyval = keyval;
-    a->val = val;
     a->next = *list;
     *list = a;
     kv->refcount++;
+    return COMPI_OK;
+}
+
+compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                        void *val, int *cb_code_p)
+{
+    struct attr_list v;
+    store_ptr(&v, val);
+    return set_value(kind, obj_handle, list, keyval, &v, cb_code_p);
+}
+
+compi_status_t attr_set_int(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                            MPI_Aint val, attr_form_t form, int *cb_code_p)
+{
+    struct attr_list v;
+    store_int(&v, val, form);
+    return set_value(kind, obj_handle, list, keyval, &v, cb_code_p);
+}
+
+compi_status_t attr_get_int(attr_kind_t kind, struct attr_list *list, int keyval, MPI_Aint *val_p,
+                            int *flag_p)
+{
+    struct attr_list **pp;
+
+    if (keyval_get(kind, keyval) == NULL) {
+        return COMPI_ERR_NOT_FOUND;
+    }
+    pp = list_find(&list, keyval);
+    *flag_p = pp != NULL;
+    if (pp != NULL) {
+        *val_p = view_f(*pp);
+    }
     return COMPI_OK;
 }
 
@@ -188,7 +288,7 @@ compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, vo
     pp = list_find(&list, keyval);
     *flag_p = pp != NULL;
     if (pp != NULL) {
-        *val_p = (*pp)->val;
+        *val_p = view_c(*pp);
     }
     return COMPI_OK;
 }
@@ -209,7 +309,7 @@ static compi_status_t remove_at(attr_kind_t kind, int obj_handle, struct attr_li
     a->next = NULL;
     /* kv is NULL only for an object that outlived attr_finalize: just drop the entry */
     if (kv != NULL) {
-        compi_status_t st = run_delete(kv, obj_handle, a->keyval, a->val, cb_code_p);
+        compi_status_t st = run_delete(kv, obj_handle, a->keyval, a, cb_code_p);
         if (st != COMPI_OK) {
             a->next = *list;
             *list = a;
@@ -284,14 +384,18 @@ static compi_status_t copy_list(attr_kind_t kind, int old_handle, struct attr_li
     for (int i = 0; i < n; i++) {
         struct attr_list **pp = list_find(oldl, keys[i]);
         attr_keyval_t *kv = keyval_get(kind, keys[i]);
-        void *out = NULL;
+        void *in, *out = NULL;
         int flag = 0, code;
-        struct attr_list *c;
+        struct attr_list *c, orig;
 
         if (pp == NULL || kv == NULL || kv->copy_fn == NULL) {
             continue;
         }
-        code = kv->copy_fn(old_handle, keys[i], kv->extra_state, (*pp)->val, &out, &flag);
+        struct attr_list *node = *pp;
+        orig = *node; /* the callback may change or delete it */
+        attr_form_t lang = kv->lang;
+        in = view_for(lang, *pp);
+        code = kv->copy_fn(old_handle, keys[i], kv->extra_state, in, &out, &flag);
         if (code != MPI_SUCCESS) {
             if (cb_code_p != NULL) {
                 *cb_code_p = code;
@@ -308,8 +412,20 @@ static compi_status_t copy_list(attr_kind_t kind, int old_handle, struct attr_li
             st = COMPI_ERR_NO_MEMORY;
             break;
         }
+        if (lang != ATTR_FORM_PTR) {
+            store_int(c, (MPI_Aint)out, lang);
+        } else if (orig.form != ATTR_FORM_PTR && out == in) {
+            /* a C callback that passes on the pointer it got to an integer (the
+               predefined MPI_COMM_DUP_FN): the copy is that integer, as the callback left
+               it (or as it was, if the callback deleted the original) */
+            pp = list_find(oldl, keys[i]);
+            const struct attr_list *now =
+                pp != NULL && *pp == node && node->form == orig.form ? node : &orig;
+            store_int(c, now->form == ATTR_FORM_FINT ? now->fint : now->aint, now->form);
+        } else {
+            store_ptr(c, out);
+        }
         c->keyval = keys[i];
-        c->val = out;
         c->next = NULL;
         *tail = c;
         tail = &c->next;
@@ -326,40 +442,52 @@ compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list 
     return copy_list(kind, old_handle, &old, newl, cb_code_p);
 }
 
-compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p)
+/* the value of a predefined communicator key, or NULL for any other key */
+static int *comm_predefined(int keyval)
 {
-    int *pre = NULL;
-
     switch (keyval) {
     case MPI_TAG_UB:
-        pre = &pre_tag_ub;
-        break;
+        return &pre_tag_ub;
     case MPI_HOST:
-        pre = &pre_host;
-        break;
+        return &pre_host;
     case MPI_IO:
-        pre = &pre_io;
-        break;
+        return &pre_io;
     case MPI_WTIME_IS_GLOBAL:
-        pre = &pre_wtime_is_global;
-        break;
+        return &pre_wtime_is_global;
     case MPI_APPNUM:
         pre_appnum = rte_proc.appnum;
-        pre = &pre_appnum;
-        break;
+        return &pre_appnum;
     case MPI_UNIVERSE_SIZE:
         /* a launcher that does not say gives us at least the job itself */
         pre_universe_size =
             rte_proc.universe_size > 0 ? rte_proc.universe_size : rte_proc.world_size;
-        pre = &pre_universe_size;
-        break;
+        return &pre_universe_size;
     case MPI_LASTUSEDCODE:
-        pre = &pre_lastusedcode;
-        break;
+        return &pre_lastusedcode;
     default:
+        return NULL;
+    }
+}
+
+compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p)
+{
+    int *pre = comm_predefined(keyval);
+    if (pre == NULL) {
         return attr_get(ATTR_KIND_COMM, comm->attrs, keyval, val_p, flag_p);
     }
     *val_p = pre;
+    *flag_p = 1;
+    return COMPI_OK;
+}
+
+compi_status_t attr_comm_get_int(compi_comm_t *comm, int keyval, MPI_Aint *val_p, int *flag_p)
+{
+    /* the predefined keys: C reads pointers to int, Fortran the ints */
+    int *pre = comm_predefined(keyval);
+    if (pre == NULL) {
+        return attr_get_int(ATTR_KIND_COMM, comm->attrs, keyval, val_p, flag_p);
+    }
+    *val_p = *pre;
     *flag_p = 1;
     return COMPI_OK;
 }

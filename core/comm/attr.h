@@ -15,6 +15,17 @@
  * The predefined communicator keys of mpi.h (MPI_TAG_UB ...; MPICH's values): they
  * can be read on every communicator (as pointers to int, as the standard says), never
  * set, deleted or freed.
+ *
+ * Languages (MPI 4.1, 19.3.7).  A value keeps the form it was set in: a C pointer, a
+ * Fortran INTEGER (MPI_ATTR_PUT) or a Fortran address-sized integer (MPI_COMM_SET_ATTR
+ * and the other MPI-2 calls).  C reads a pointer as it was set and an integer as a
+ * pointer to MPI's own copy of it (`*(MPI_Aint *)val == 7` for 7 set from Fortran);
+ * Fortran reads an integer as it was set and a pointer as its address (truncated to
+ * an INTEGER by MPI_ATTR_GET).  A keyval made from Fortran (attr_keyval_fortran) has
+ * callbacks that take and give integers: its copy callback's result is stored as an
+ * integer of its kind.  A C copy callback gets what C would read; when it hands back
+ * the very pointer it got for an integer (MPI_COMM_DUP_FN does), the copy is that
+ * integer again, not a pointer into the original's storage.
  */
 #ifndef COMPI_ATTR_H
 #define COMPI_ATTR_H
@@ -26,12 +37,22 @@
 
 typedef enum { ATTR_KIND_COMM = 1, ATTR_KIND_TYPE = 2, ATTR_KIND_WIN = 3 } attr_kind_t;
 
+/* the form of a value, and the language of a keyval's callbacks (ATTR_FORM_PTR: C) */
+typedef enum {
+    ATTR_FORM_PTR = 0,  /* C: a pointer */
+    ATTR_FORM_FINT = 1, /* Fortran INTEGER (MPI-1 calls, MPI_KEYVAL_CREATE's callbacks) */
+    ATTR_FORM_AINT = 2, /* Fortran INTEGER(KIND=MPI_ADDRESS_KIND) (MPI-2 and later) */
+} attr_form_t;
+
 /* both kinds of callback have the same shape (object handles are ints) */
 typedef MPI_Comm_copy_attr_function attr_copy_fn_t;
 typedef MPI_Comm_delete_attr_function attr_delete_fn_t;
 
 compi_status_t attr_keyval_create(attr_kind_t kind, attr_copy_fn_t *copy_fn,
                                   attr_delete_fn_t *delete_fn, void *extra_state, int *keyval_p);
+/* the keyval's callbacks are Fortran's (form FINT or AINT): they take and give integers
+   (passed as void *) */
+compi_status_t attr_keyval_fortran(attr_kind_t kind, int keyval, attr_form_t form);
 /* drops the user's reference; *keyval_p becomes MPI_KEYVAL_INVALID */
 compi_status_t attr_keyval_free(attr_kind_t kind, int *keyval_p);
 
@@ -40,6 +61,12 @@ compi_status_t attr_set(attr_kind_t kind, int obj_handle, struct attr_list **lis
                         void *val, int *cb_code_p);
 compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, void **val_p,
                         int *flag_p);
+/* the same from Fortran: an integer set in `form` (FINT or AINT), and the value as
+   Fortran reads it (an address-sized integer; MPI_ATTR_GET truncates it) */
+compi_status_t attr_set_int(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
+                            MPI_Aint val, attr_form_t form, int *cb_code_p);
+compi_status_t attr_get_int(attr_kind_t kind, struct attr_list *list, int keyval, MPI_Aint *val_p,
+                            int *flag_p);
 compi_status_t attr_delete(attr_kind_t kind, int obj_handle, struct attr_list **list, int keyval,
                            int *cb_code_p);
 /* delete callbacks in reverse order of setting; stops at the first failing one */
@@ -51,6 +78,7 @@ compi_status_t attr_copy_all(attr_kind_t kind, int old_handle, struct attr_list 
 
 /* communicators: also answers the predefined keys */
 compi_status_t attr_comm_get(compi_comm_t *comm, int keyval, void **val_p, int *flag_p);
+compi_status_t attr_comm_get_int(compi_comm_t *comm, int keyval, MPI_Aint *val_p, int *flag_p);
 compi_status_t attr_comm_free_all(compi_comm_t *comm, int *cb_code_p);
 compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb_code_p);
 

@@ -8,6 +8,7 @@
 #include "core/comm/attr.h"
 
 #include "core/mpi/args.h"
+#include "core/mpi/fortran_hooks.h"
 #include "core/mpi/errors.h"
 #include "core/mpi/mpi_state.h"
 
@@ -171,6 +172,89 @@ static int type_delete_attr_impl(compi_datatype_t *datatype, int type_keyval, co
     compi_status_t st =
         attr_delete(ATTR_KIND_TYPE, datatype->handle, &datatype->attrs, type_keyval, &cb_code);
     return st == COMPI_OK ? MPI_SUCCESS : attr_failed(NULL, fn, st, type_keyval, cb_code);
+}
+
+/* ---- from Fortran (core/mpi/fortran_hooks.h) ------------------------------------- */
+
+COMPI_STATIC_ASSERT(COMPI_FORTRAN_INT == ATTR_FORM_FINT && COMPI_FORTRAN_AINT == ATTR_FORM_AINT,
+                    "the hooks' forms are attr.h's");
+COMPI_STATIC_ASSERT(COMPI_FORTRAN_COMM == ATTR_KIND_COMM && COMPI_FORTRAN_TYPE == ATTR_KIND_TYPE &&
+                        COMPI_FORTRAN_WIN == ATTR_KIND_WIN,
+                    "the hooks' kinds are attr.h's");
+
+static int fortran_form(int form)
+{
+    return form == COMPI_FORTRAN_INT || form == COMPI_FORTRAN_AINT;
+}
+
+int compi_fortran_keyval(int kind, int keyval, int form)
+{
+    COMPI_CHECK_INIT("MPI_Comm_create_keyval");
+    static const char fn[] = "MPI_Comm_create_keyval";
+    if (!fortran_form(form) || kind < ATTR_KIND_COMM || kind > ATTR_KIND_WIN) {
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "form %d of kind %d", form, kind);
+    }
+    compi_status_t st = attr_keyval_fortran((attr_kind_t)kind, keyval, (attr_form_t)form);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_failed(NULL, fn, st, keyval, MPI_SUCCESS);
+}
+
+int compi_fortran_comm_set_attr(MPI_Comm comm, int keyval, MPI_Aint val, int form)
+{
+    COMPI_CHECK_INIT("MPI_Comm_set_attr");
+    const char *fn = form == COMPI_FORTRAN_INT ? "MPI_Attr_put" : "MPI_Comm_set_attr";
+    compi_comm_t *c = NULL;
+    int cb_code = MPI_SUCCESS;
+    int rc = mpi_arg_comm(comm, fn, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    if (!fortran_form(form)) {
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "form %d", form);
+    }
+    compi_status_t st = attr_set_int(ATTR_KIND_COMM, c->handle, &c->attrs, keyval, val,
+                                     (attr_form_t)form, &cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_failed(c, fn, st, keyval, cb_code);
+}
+
+int compi_fortran_comm_get_attr(MPI_Comm comm, int keyval, MPI_Aint *val, int *flag, int form)
+{
+    COMPI_CHECK_INIT("MPI_Comm_get_attr");
+    const char *fn = form == COMPI_FORTRAN_INT ? "MPI_Attr_get" : "MPI_Comm_get_attr";
+    compi_comm_t *c = NULL;
+    int rc = mpi_arg_comm(comm, fn, &c);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st = attr_comm_get_int(c, keyval, val, flag);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_failed(c, fn, st, keyval, MPI_SUCCESS);
+}
+
+int compi_fortran_type_set_attr(MPI_Datatype type, int keyval, MPI_Aint val)
+{
+    COMPI_CHECK_INIT("MPI_Type_set_attr");
+    static const char fn[] = "MPI_Type_set_attr";
+    compi_datatype_t *dt = NULL;
+    int cb_code = MPI_SUCCESS;
+    int rc = mpi_arg_type_valid(NULL, type, "datatype", fn, &dt);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st =
+        attr_set_int(ATTR_KIND_TYPE, dt->handle, &dt->attrs, keyval, val, ATTR_FORM_AINT, &cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_failed(NULL, fn, st, keyval, cb_code);
+}
+
+int compi_fortran_type_get_attr(MPI_Datatype type, int keyval, MPI_Aint *val, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Type_get_attr");
+    static const char fn[] = "MPI_Type_get_attr";
+    compi_datatype_t *dt = NULL;
+    int rc = mpi_arg_type_valid(NULL, type, "datatype", fn, &dt);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st = attr_get_int(ATTR_KIND_TYPE, dt->attrs, keyval, val, flag);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_failed(NULL, fn, st, keyval, MPI_SUCCESS);
 }
 
 #include "core/mpi/gen/attr.c"

@@ -16,6 +16,7 @@
 #include "core/mpi/win_args.h"
 
 #include "core/comm/attr.h"
+#include "core/mpi/fortran_hooks.h"
 #include "core/comm/errhandler.h"
 #include "core/mpi/info.h"
 
@@ -304,6 +305,55 @@ static int win_delete_attr_impl(mpi_win_t *w, int win_keyval, const char *fn)
     int cb_code = MPI_SUCCESS;
     compi_status_t st = attr_delete(ATTR_KIND_WIN, w->handle, &w->attrs, win_keyval, &cb_code);
     return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, cb_code);
+}
+
+/* from Fortran (core/mpi/fortran_hooks.h): an address-sized integer */
+int compi_fortran_win_set_attr(MPI_Win win, int keyval, MPI_Aint val)
+{
+    COMPI_CHECK_INIT("MPI_Win_set_attr");
+    static const char fn[] = "MPI_Win_set_attr";
+    mpi_win_t *w = NULL;
+    int cb_code = MPI_SUCCESS;
+    int rc = mpi_arg_win(win, fn, &w);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    compi_status_t st =
+        attr_set_int(ATTR_KIND_WIN, w->handle, &w->attrs, keyval, val, ATTR_FORM_AINT, &cb_code);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, keyval, cb_code);
+}
+
+int compi_fortran_win_get_attr(MPI_Win win, int keyval, MPI_Aint *val, int *flag)
+{
+    COMPI_CHECK_INIT("MPI_Win_get_attr");
+    static const char fn[] = "MPI_Win_get_attr";
+    mpi_win_t *w = NULL;
+    int rc = mpi_arg_win(win, fn, &w);
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *flag = 1;
+    switch (keyval) {
+    case MPI_WIN_BASE:
+        *val = (MPI_Aint)w->osc->base;
+        return MPI_SUCCESS;
+    case MPI_WIN_SIZE:
+        *val = w->attr_size;
+        return MPI_SUCCESS;
+    case MPI_WIN_DISP_UNIT:
+        *val = w->attr_disp_unit;
+        return MPI_SUCCESS;
+    case MPI_WIN_CREATE_FLAVOR:
+        *val = w->attr_flavor;
+        return MPI_SUCCESS;
+    case MPI_WIN_MODEL:
+        *val = w->attr_model;
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    compi_status_t st = attr_get_int(ATTR_KIND_WIN, w->attrs, keyval, val, flag);
+    return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, keyval, MPI_SUCCESS);
 }
 
 /* ---- error handlers ---------------------------------------------------------------- */

@@ -243,13 +243,6 @@ COMPI_F_EXPORT void mpi_attr_delete_(const MPI_Comm *comm, const int *keyval, MP
 }
 COMPI_F_ALIAS(pmpi_attr_delete_, mpi_attr_delete_);
 
-COMPI_F_EXPORT void mpi_attr_put_(const MPI_Comm *comm, const int *keyval, MPI_Fint *attribute_val, MPI_Fint *ierror)
-{
-    int rc = MPI_Attr_put(*comm, *keyval, (void *)(MPI_Aint)*attribute_val);
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_attr_put_, mpi_attr_put_);
-
 COMPI_F_EXPORT void mpi_barrier_(const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = MPI_Barrier(*comm);
@@ -623,13 +616,6 @@ COMPI_F_EXPORT void mpi_comm_remote_size_(const MPI_Comm *comm, int *size, MPI_F
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_comm_remote_size_, mpi_comm_remote_size_);
-
-COMPI_F_EXPORT void mpi_comm_set_attr_(const MPI_Comm *comm, const int *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
-{
-    int rc = MPI_Comm_set_attr(*comm, *comm_keyval, (void *)(MPI_Aint)*attribute_val);
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_comm_set_attr_, mpi_comm_set_attr_);
 
 COMPI_F_EXPORT void mpi_comm_set_errhandler_(const MPI_Comm *comm, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
@@ -3621,13 +3607,6 @@ COMPI_F_EXPORT void mpi_type_match_size_(const int *typeclass, const int *size, 
 }
 COMPI_F_ALIAS(pmpi_type_match_size_, mpi_type_match_size_);
 
-COMPI_F_EXPORT void mpi_type_set_attr_(const MPI_Datatype *datatype, const int *type_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
-{
-    int rc = MPI_Type_set_attr(*datatype, *type_keyval, (void *)(MPI_Aint)*attribute_val);
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_type_set_attr_, mpi_type_set_attr_);
-
 COMPI_F_EXPORT void mpi_type_set_name_(const MPI_Datatype *datatype, char *type_name, MPI_Fint *ierror, size_t type_name_len)
 {
     char *c_type_name = compi_f_str_in(type_name, type_name_len);
@@ -3940,13 +3919,6 @@ COMPI_F_EXPORT void mpi_win_post_(const MPI_Group *group, const int *assert, con
     *ierror = rc;
 }
 COMPI_F_ALIAS(pmpi_win_post_, mpi_win_post_);
-
-COMPI_F_EXPORT void mpi_win_set_attr_(const MPI_Win *win, const int *win_keyval, MPI_Aint *attribute_val, MPI_Fint *ierror)
-{
-    int rc = MPI_Win_set_attr(*win, *win_keyval, (void *)(MPI_Aint)*attribute_val);
-    *ierror = rc;
-}
-COMPI_F_ALIAS(pmpi_win_set_attr_, mpi_win_set_attr_);
 
 COMPI_F_EXPORT void mpi_win_set_errhandler_(const MPI_Win *win, const MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {

@@ -35,9 +35,9 @@ static const struct {
     {MPI_REAL8, "MPI_REAL8", 8},
     {MPI_COMPLEX8, "MPI_COMPLEX8", 8},
     {MPI_COMPLEX16, "MPI_COMPLEX16", 16},
-    /* another name of MPI_C_FLOAT_COMPLEX, one handle (as in MPICH) */
-    {MPI_C_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8},
-    {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8},
+    /* one handle under two names (as in MPICH), named as MPICH names it */
+    {MPI_C_COMPLEX, "MPI_C_COMPLEX", 8},
+    {MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", 8},
     {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16},
     {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", (int)sizeof(long double _Complex)},
     {MPI_C_BOOL, "MPI_C_BOOL", (int)sizeof(bool)},

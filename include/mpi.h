@@ -1737,6 +1737,16 @@ COMPI_PROTO(int, Session_detach_buffer_c,
  * MPI_File_iread_all, ...) does its I/O inside the call that starts it and returns a
  * request that is already complete; a split collective's _begin does the same, its _end
  * gives the status.  The default error handler of a file is MPI_ERRORS_RETURN. */
+/* ROMIO's older names for the requests of nonblocking I/O, as MPICH's mpio.h keeps them
+   (programs written for ROMIO use them): they are MPI_Requests */
+#define MPIO_Request MPI_Request
+#define MPIO_USES_MPI_REQUEST
+#define MPIO_Wait MPI_Wait
+#define MPIO_Test MPI_Test
+#define PMPIO_Wait PMPI_Wait
+#define PMPIO_Test PMPI_Test
+#define MPIO_REQUEST_DEFINED
+#define MPIO_REQUEST_NULL ((MPIO_Request)0)
 #define MPI_MODE_CREATE 1
 #define MPI_MODE_RDONLY 2
 #define MPI_MODE_WRONLY 4

@@ -2,12 +2,24 @@
 ! TYPE(MPI_Status) with %MPI_SOURCE/%MPI_TAG, ierror left out, point-to-point
 ! (Isend/Irecv/Waitall with an array of statuses, Probe), collectives with MPI_IN_PLACE,
 ! a derived datatype (Type_create_struct), a user reduction written in Fortran,
-! MPI_Alloc_mem's TYPE(C_PTR), and MPI_Comm_f2c/c2f of %MPI_VAL from C.  Rank 0 prints
+! MPI_Alloc_mem's TYPE(C_PTR), and MPI_Comm_f2c/c2f of %MPI_VAL from C.  The reduction and
+! an error handler are procedure pointers of the module's abstract interfaces
+! (PROCEDURE(MPI_User_function), PROCEDURE(MPI_Comm_errhandler_function)), so the
+! compiler checks the standard's callback interfaces against them.  Rank 0 prints
 ! "ok: f08_basic np=N".
 MODULE f08_basic_ops
   USE mpi_f08
   IMPLICIT NONE
+  INTEGER :: nerrh = 0, lastcode = 0
 CONTAINS
+  ! MPI_Comm_errhandler_function: the communicator as TYPE(MPI_Comm)
+  SUBROUTINE count_errors(comm, error_code)
+    TYPE(MPI_Comm) :: comm
+    INTEGER :: error_code
+    nerrh = nerrh + 1
+    lastcode = error_code
+  END SUBROUTINE count_errors
+
   ! MPI_User_function, f08 style: the buffers as C pointers
   SUBROUTINE absmax(invec, inoutvec, len, datatype)
     USE, INTRINSIC :: iso_c_binding, ONLY: c_ptr, c_f_pointer
@@ -46,6 +58,10 @@ PROGRAM f08_basic
   TYPE(pair) :: p(2), q(2)
   TYPE(c_ptr) :: mem
   INTEGER, POINTER :: ip(:)
+  PROCEDURE(MPI_User_function), POINTER :: userfn => NULL()
+  PROCEDURE(MPI_Comm_errhandler_function), POINTER :: errfn => NULL()
+  TYPE(MPI_Errhandler) :: errh
+  INTEGER :: cls
 
   CALL MPI_Init()
   CALL MPI_Comm_dup(MPI_COMM_WORLD, comm)
@@ -82,8 +98,9 @@ PROGRAM f08_basic
   DO i = 1, np
     IF (rbuf(i) /= i) CALL bad('allgather in_place')
   END DO
-  ! a user reduction in Fortran
-  CALL MPI_Op_create(absmax, .TRUE., op)
+  ! a user reduction in Fortran, through a pointer of the standard's abstract interface
+  userfn => absmax
+  CALL MPI_Op_create(userfn, .TRUE., op)
   sbuf = -rank
   CALL MPI_Reduce(sbuf, rbuf, 6, MPI_INTEGER, op, 0, comm)
   IF (rank == 0 .AND. ANY(rbuf /= np - 1)) CALL bad('user op')
@@ -112,6 +129,16 @@ PROGRAM f08_basic
   CALL MPI_Allreduce(MPI_IN_PLACE, ip, 10, MPI_INTEGER, MPI_SUM, comm)
   IF (ip(10) /= 10 * np) CALL bad('alloc_mem')
   CALL MPI_Free_mem(ip)
+
+  ! an error handler through the standard's abstract interface: a send to a rank that is
+  ! not there calls it with MPI_ERR_RANK's code
+  errfn => count_errors
+  CALL MPI_Comm_create_errhandler(errfn, errh)
+  CALL MPI_Comm_set_errhandler(comm, errh)
+  CALL MPI_Send(sbuf, 1, MPI_INTEGER, np + 3, 0, comm, ierr)
+  CALL MPI_Error_class(lastcode, cls)
+  IF (nerrh /= 1 .OR. ierr == MPI_SUCCESS .OR. cls /= MPI_ERR_RANK) CALL bad('errhandler')
+  CALL MPI_Errhandler_free(errh)
 
   ! C's view of the handle: f2c_check.c
   nf = 0

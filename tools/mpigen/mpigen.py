@@ -711,6 +711,41 @@ CHOICE_INTERFACES = """\
 """
 
 
+def f08_abstract_interfaces():
+    """The standard's ABSTRACT INTERFACEs of use mpi_f08 for the callbacks a program writes
+    (PROCEDURE(MPI_User_function), PROCEDURE(MPI_File_errhandler_function), ...): each
+    callback of the description that has one, and its large-count twin (_c), rendered by
+    pympistandard and written as an interface body (IMPORT brings in the handle types and
+    kinds).  compi calls such a callback as C calls its own: every argument by reference,
+    the C_PTR ones by value, a handle as its one INTEGER."""
+    out = []
+    for name in sorted(std.CALLBACKS):
+        cb = std.CALLBACKS[name]
+        attrs = cb._parseset["attributes"]
+        if not (attrs.get("f08_abstract_interface") and attrs.get("f08_expressible")):
+            continue
+        renders = [cb.express.f08]
+        if cb.has_embiggenment():
+            renders.append(cb.express.embiggen.f08)
+        for r in renders:
+            lines = [line.strip() for line in str(r).splitlines() if line.strip()]
+            if not lines or lines[0] != "ABSTRACT INTERFACE":
+                raise SystemExit("mpigen: %s: unexpected f08 rendering" % name)
+            sig, decls = lines[1], lines[2:]
+            uses = [d for d in decls if d.startswith("USE")]
+            rest = [d for d in decls if not d.startswith("USE")]
+            out.append("  ABSTRACT INTERFACE")
+            out += f_wrap("    SUBROUTINE %s" % sig, "    ")
+            out += ["      " + u for u in uses]
+            out.append("      IMPORT")
+            out.append("      IMPLICIT NONE")
+            for d in rest:
+                out += f_wrap("      " + d, "      ")
+            out.append("    END SUBROUTINE %s" % sig.split("(")[0])
+            out.append("  END INTERFACE")
+    return out
+
+
 def f08_types_module(version):
     """The module mpi_f08_types: a derived type per handle, holding the INTEGER handle of
     mpif.h and use mpi (MPI_VAL), so that converting between the bindings is taking or
@@ -1103,6 +1138,7 @@ def main():
     mod.append("  INTERFACE")
     mod.append("".join(f08_externals + [CHOICE_INTERFACES]).rstrip("\n"))
     mod.append("  END INTERFACE")
+    mod += f08_abstract_interfaces()
     mod.append("CONTAINS")
     for _, _, w in f08:
         mod.append(w)

@@ -8,6 +8,14 @@
  *   handoff_ns       one cache line's hand-off from one core to the other, one way: two
  *                    threads pinned to CPU_A and CPU_B bounce a counter in one line
  *                    (half the round trip), the median of 9 trials of 200000 round trips
+ *   handoff2_ns      the same through two lines, one per direction, as a shared-memory
+ *                    transport's rings are: each write must first take its line back from
+ *                    the core that polls it, so a message pays two transfers, not one
+ *   handoff_work_ns  the one line again, each side doing WORK_NS of private work (a
+ *   handoff2_work_ns chain of multiplications, about 60 ns here) between reading the
+ *                    other's value and writing its own, as an MPI library does between
+ *                    a receive and the reply: the waiting core polls the line back in the
+ *                    meantime, and one line is no longer cheaper than two
  *   memcpy_1mib_us   memcpy of 1 MiB on one core, source and destination warm in its
  *                    caches (median of 9 trials of 200 copies)
  *   xcopy_1mib_us    memcpy of 1 MiB on CPU_A from a buffer CPU_B has just written: what a
@@ -96,6 +104,78 @@ static double handoff_ns(void)
     return median(t);
 }
 
+/* a ping-pong through one line (both sides write it in turn) or two (each side writes its
+   own, polls the other's); `work`: iterations of a dependent multiply-add chain between
+   reading the peer's value and writing one's own */
+static _Alignas(128) _Atomic uint64_t pp_line[2][16];
+static int pp_two, pp_work;
+
+static uint64_t busy(uint64_t x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+}
+
+static void pp_side(int me, uint64_t rounds, uint64_t *sink)
+{
+    _Atomic uint64_t *mine = pp_line[pp_two ? me : 0], *theirs = pp_line[pp_two ? 1 - me : 0];
+    uint64_t x = *sink;
+    for (uint64_t i = 0; i < rounds; i++) {
+        /* one line: side 0 writes 2i+1, side 1 answers 2i+2; two lines: both write i+1 */
+        uint64_t ping = pp_two ? i + 1 : 2 * i + 1, pong = pp_two ? i + 1 : 2 * i + 2, v;
+        if (me == 0)
+            atomic_store_explicit(mine, ping, memory_order_release);
+        while ((v = atomic_load_explicit(theirs, memory_order_acquire)) != (me == 0 ? pong : ping))
+            ;
+        x = busy(x + v, pp_work);
+        if (me == 1)
+            atomic_store_explicit(mine, pong, memory_order_release);
+    }
+    *sink = x;
+}
+
+static void *pp_peer(void *arg)
+{
+    uint64_t sink = 1;
+    pin(cpu_b);
+    pp_side(1, *(uint64_t *)arg, &sink);
+    return (void *)(uintptr_t)(sink & 1);
+}
+
+static double pingpong_ns(int two, int work)
+{
+    double t[TRIALS];
+    uint64_t rounds = 200000, sink = 1;
+    pp_two = two;
+    pp_work = work;
+    for (int k = 0; k < TRIALS; k++) {
+        pthread_t th;
+        memset((void *)pp_line, 0, sizeof pp_line);
+        pthread_create(&th, NULL, pp_peer, &rounds);
+        double t0 = now_ns();
+        pp_side(0, rounds, &sink);
+        t[k] = (now_ns() - t0) / (2.0 * rounds);
+        pthread_join(th, NULL);
+    }
+    if (sink == 0)
+        printf("#\n"); /* keeps the chain */
+    return median(t);
+}
+
+/* iterations of busy() that take about `ns` on this core */
+static int work_for(double ns)
+{
+    uint64_t x = 1;
+    int n = 1000000;
+    double t0 = now_ns();
+    x = busy(x, n);
+    double per = (now_ns() - t0) / n;
+    if (x == 0)
+        printf("#\n");
+    return per > 0 ? (int)(ns / per) + 1 : 1;
+}
+
 static double memcpy_us(void)
 {
     double t[TRIALS];
@@ -162,6 +242,10 @@ int main(int argc, char **argv)
     pin(cpu_a);
     printf("name,value,unit\n");
     printf("handoff_ns,%.1f,ns\n", handoff_ns());
+    printf("handoff2_ns,%.1f,ns\n", pingpong_ns(1, 0));
+    int work = work_for(60);
+    printf("handoff_work_ns,%.1f,ns\n", pingpong_ns(0, work));
+    printf("handoff2_work_ns,%.1f,ns\n", pingpong_ns(1, work));
     printf("memcpy_1mib_us,%.2f,us\n", memcpy_us());
     printf("xcopy_1mib_us,%.2f,us\n", xcopy_us());
     free(src);

@@ -61,6 +61,15 @@ def limit_lines(lim):
     if "handoff_ns" in lim:
         out.append("  a cache line's hand-off between two cores, one way: %.0f ns: the floor "
                    "of osu_latency at 8 B" % lim["handoff_ns"][0])
+    if "handoff2_ns" in lim:
+        out.append("  the same through two lines, one per direction (a transport's rings): %.0f "
+                   "ns: each write first takes its line back from the core that polls it"
+                   % lim["handoff2_ns"][0])
+    if "handoff_work_ns" in lim and "handoff2_work_ns" in lim:
+        out.append("  with about 60 ns of work between reading and replying, as a library "
+                   "does: one line %.0f ns, two lines %.0f ns (the waiting core polls the one "
+                   "line back meanwhile)"
+                   % (lim["handoff_work_ns"][0], lim["handoff2_work_ns"][0]))
     if "memcpy_1mib_us" in lim:
         out.append("  memcpy of 1 MiB on one core, in its caches: %.1f us (%.1f GB/s)"
                    % (lim["memcpy_1mib_us"][0], MIB / lim["memcpy_1mib_us"][0] / 1e3))

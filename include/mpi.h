@@ -433,6 +433,8 @@ COMPI_PROTO(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler)
 COMPI_PROTO(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 COMPI_PROTO(int, Errhandler_free, (MPI_Errhandler * errhandler));
+COMPI_PROTO(int, Errhandler_create,
+            (MPI_Handler_function * function, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler));
 COMPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler));
 COMPI_PROTO(int, Add_error_class, (int *errorclass));

@@ -8,8 +8,16 @@
 
 #include <mpi.h>
 
-/* MPI_Errhandler_set and _get, removed in MPI-3.0: MPI_Comm_set_errhandler and
-   MPI_Comm_get_errhandler */
+/* MPI_Errhandler_create, _set and _get, removed in MPI-3.0: MPI_Comm_create_errhandler,
+   MPI_Comm_set_errhandler and MPI_Comm_get_errhandler (an MPI_Handler_function is called
+   as an MPI_Comm_errhandler_function is) */
+
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+    COMPI_CHECK_INIT("MPI_Errhandler_create");
+    return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)function, errhandler);
+}
 
 #pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)

@@ -242,6 +242,16 @@ static void errhandlers(void)
     CHECK(handler_calls == 1, "Comm_call_errhandler: the handler ran %d times", handler_calls);
     MPI_OK(MPI_Comm_free(&dup));
     EXPECT(MPI_ERR_ARG, MPI_Errhandler_free, &freed);
+    /* MPI-1's MPI_Errhandler_create, removed in MPI-3.0: MPI_Comm_create_errhandler */
+    EXPECT(MPI_ERR_ARG, MPI_Errhandler_create, NULL, &eh);
+    MPI_OK(MPI_Errhandler_create((MPI_Handler_function *)count_handler, &eh));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    MPI_OK(MPI_Errhandler_set(dup, eh));
+    handler_calls = 0;
+    MPI_OK(MPI_Comm_call_errhandler(dup, MPI_ERR_OTHER));
+    CHECK(handler_calls == 1, "Errhandler_create's handler ran %d times", handler_calls);
+    MPI_OK(MPI_Errhandler_free(&eh));
+    MPI_OK(MPI_Comm_free(&dup));
 }
 
 static void attrs(void)

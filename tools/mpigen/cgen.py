@@ -363,6 +363,7 @@ REMOVED = {
     "MPI_Type_lb": "MPI_Type_get_extent", "MPI_Type_ub": "MPI_Type_get_extent",
     "MPI_Type_hindexed": "MPI_Type_create_hindexed",
     "MPI_Type_hvector": "MPI_Type_create_hvector", "MPI_Type_struct": "MPI_Type_create_struct",
+    "MPI_Errhandler_create": "MPI_Comm_create_errhandler",
     "MPI_Errhandler_get": "MPI_Comm_get_errhandler",
     "MPI_Errhandler_set": "MPI_Comm_set_errhandler",
 }

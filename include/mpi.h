@@ -1970,6 +1970,11 @@ COMPI_PROTO(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Stat
  * flushes those caches: the next call of each key asks the creators again. */
 int MPIX_Coll_reconfigure(MPI_Comm comm, const char *config_list);
 int MPIX_Coll_flush(MPI_Comm comm);
+/* MPICH 4.0's names of MPI-4.1's MPI_Remove_error_class, _code and _string, which programs
+   built for it call (core/mpi/removed_api.c) */
+int MPIX_Delete_error_class(int errorclass);
+int MPIX_Delete_error_code(int errorcode);
+int MPIX_Delete_error_string(int errorcode);
 
 #ifdef __cplusplus
 }

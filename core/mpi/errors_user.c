@@ -36,6 +36,7 @@
 
 typedef struct user_err {
     int errclass;
+    int ncodes; /* of a class: its codes not removed (removing it is O(1)) */
     char *text; /* NULL: no string set */
 } user_err_t;
 
@@ -94,8 +95,12 @@ static int user_new(int errclass, int *value_p)
     }
     *value_p = USER_FIRST + n_user;
     user_errs[n_user].errclass = errclass < 0 ? *value_p : errclass;
+    user_errs[n_user].ncodes = 0;
     user_errs[n_user].text = NULL;
     n_user++;
+    if (errclass >= USER_FIRST) {
+        user_errs[errclass - USER_FIRST].ncodes++;
+    }
     attr_set_lastusedcode(*value_p);
     return MPI_SUCCESS;
 }
@@ -177,7 +182,7 @@ static int remove_error_class_impl(int errorclass, const char *fn)
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    for (int i = 0; i < n_user; i++) {
+    for (int i = 0; e->ncodes > 0 && i < n_user; i++) {
         if (user_errs[i].errclass == errorclass && USER_FIRST + i != errorclass) {
             return mpi_err_raise(MPI_ERR_ANY_TIME, MPI_ERR_ARG, fn,
                                  "error class %d still has error code %d", errorclass,
@@ -193,6 +198,9 @@ static int remove_error_code_impl(int errorcode, const char *fn)
     user_err_t *e;
     int rc = user_removable(errorcode, 0, fn, &e);
     if (rc == MPI_SUCCESS) {
+        if (e->errclass >= USER_FIRST) {
+            user_errs[e->errclass - USER_FIRST].ncodes--;
+        }
         e->errclass = REMOVED;
     }
     return rc;

@@ -2,7 +2,8 @@
  * removed_api.c -- the functions MPI-3 removed from the standard, kept for the programs
  * that still call them: each is a call of its replacement's PMPI_ function, which checks
  * the arguments and names itself in the errors it raises.  tools/mpigen/cgen.py's REMOVED
- * lists them (core/mpi/gen/report.txt).
+ * lists them (core/mpi/gen/report.txt).  And MPICH 4.0's MPIX_ names of procedures that
+ * MPI-4.1 standardised under others, which programs built for MPICH call.
  */
 #include "core/mpi/mpi_state.h"
 
@@ -94,4 +95,24 @@ int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_d
     COMPI_API_LOCK();
     return PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements,
                                    array_of_types, newtype);
+}
+
+/* ---- MPICH 4.0's names of MPI-4.1's procedures ------------------------------------ */
+
+int MPIX_Delete_error_class(int errorclass)
+{
+    COMPI_CHECK_INIT("MPIX_Delete_error_class");
+    return PMPI_Remove_error_class(errorclass);
+}
+
+int MPIX_Delete_error_code(int errorcode)
+{
+    COMPI_CHECK_INIT("MPIX_Delete_error_code");
+    return PMPI_Remove_error_code(errorcode);
+}
+
+int MPIX_Delete_error_string(int errorcode)
+{
+    COMPI_CHECK_INIT("MPIX_Delete_error_string");
+    return PMPI_Remove_error_string(errorcode);
 }

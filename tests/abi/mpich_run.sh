@@ -50,7 +50,7 @@ run_side() {
     fi
     for np in 1 2 3 4; do
         n=$((n + 1))
-        out=$(LD_LIBRARY_PATH=$libdir timeout 60 "$top_builddir/bin/mpirun" --timeout 50 \
+        out=$(LD_LIBRARY_PATH=$libdir timeout -k 5 60 "$top_builddir/bin/mpirun" --timeout 50 \
             -np "$np" "$tmp/app-${side#MPICH }" 2>&1)
         rc=$?
         if [ $rc -eq 0 ] && echo "$out" | grep -q "^ok - np $np: every check passed" &&

@@ -72,7 +72,7 @@ echo "$progs" | while IFS=: read -r prog args; do
     n=$((n + 1))
     name=${prog##*/}
     # shellcheck disable=SC2086 # the arguments are words
-    out=$(timeout 60 "$top_builddir/bin/mpirun" --timeout 50 -np 2 "$dir/bin/$name" -c $args 2>&1)
+    out=$(timeout -k 5 60 "$top_builddir/bin/mpirun" --timeout 50 -np 2 "$dir/bin/$name" -c $args 2>&1)
     rc=$?
     # the table's rows: a size, numbers, and Pass or Fail last
     rows=$(echo "$out" | grep -E '^[0-9]+ ' | grep -c .)

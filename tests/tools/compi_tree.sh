@@ -66,7 +66,7 @@ error() {
 # gives for the same call (bridge_probe: 4 ranks, MPI_INT)
 like_library() {
     run --config "$2" --op "$1" --layout a:4 --datatype MPI_INT
-    timeout 30 "$PROBE" -b "$1" "$2" >/dev/null 2>"$TMP/lib" </dev/null
+    timeout -k 5 30 "$PROBE" -b "$1" "$2" >/dev/null 2>"$TMP/lib" </dev/null
     sed 's/^compi-tree: //' "$TMP/err" >"$TMP/tool.msg"
     sed 's/^compi: //' "$TMP/lib" >"$TMP/lib.msg"
     if [ "$rc" -eq 1 ] && [ -s "$TMP/lib.msg" ] && same "$TMP/tool.msg" "$TMP/lib.msg"; then

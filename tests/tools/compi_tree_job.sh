@@ -18,7 +18,7 @@ echo "1..7"
 
 # job NAME CONFIG LAYOUT: the job's coll_verbose lines of WORLD in $TMP/NAME.lines
 job() {
-    timeout 150 "$MPIRUN" --timeout 120 --layout "$3" --coll-config "$2" --mca coll_verbose 1 \
+    timeout -k 5 150 "$MPIRUN" --timeout 120 --layout "$3" --coll-config "$2" --mca coll_verbose 1 \
         "$PROG" >"$TMP/$1.out" 2>&1 </dev/null
     jrc=$?
     grep 'coll: .* on MPI_COMM_WORLD (' "$TMP/$1.out" |
@@ -55,7 +55,7 @@ compare() {
         done
         count=$((count + 1))
         # shellcheck disable=SC2086 # one word per option
-        got=$(timeout 30 "$TOOL" --config "$c_config" --layout "$c_layout" $args 2>&1 |
+        got=$(timeout -k 5 30 "$TOOL" --config "$c_config" --layout "$c_layout" $args 2>&1 |
             sed -n 's/^signature: \([0-9a-f]\{16\}\) .*/\1/p')
         if [ -z "$sig" ] || [ "$got" != "$sig" ]; then
             bad=$((bad + 1))
@@ -81,7 +81,7 @@ check_job magpie examples/configs/magpie.scm a:1@10.1.0.0/24,b:2@10.2.0.0/24,a:1
 check_job by-host tests/tools/configs/by_host.scm x:2,y:2
 
 # coll_verbose 2: each rank's parent and children, which compi-tree draws
-timeout 150 "$MPIRUN" --timeout 120 --layout a:2@10.1.0.0/24,b:2@10.2.0.0/24 \
+timeout -k 5 150 "$MPIRUN" --timeout 120 --layout a:2@10.1.0.0/24,b:2@10.2.0.0/24 \
     --coll-config examples/configs/hierarchical.scm --mca coll_verbose 2 "$PROG" \
     >"$TMP/v2.out" 2>&1 </dev/null
 v2rc=$?
@@ -89,7 +89,7 @@ grep -A4 'coll: bcast root=3 bytes=8 on MPI_COMM_WORLD' "$TMP/v2.out" | sed 's/^
     tail -4 >"$TMP/v2.edges"
 printf '%s\n' "rank 0: parent 3, children 1" "rank 1: parent 0, children none" \
     "rank 2: parent 3, children none" "rank 3: parent -1, children 0 2" >"$TMP/v2.want"
-timeout 30 "$TOOL" --config examples/configs/hierarchical.scm --op bcast --root 3 \
+timeout -k 5 30 "$TOOL" --config examples/configs/hierarchical.scm --op bcast --root 3 \
     --layout a:2@10.1.0.0/24,b:2@10.2.0.0/24 >"$TMP/v2.tree" 2>&1
 if [ "$v2rc" -eq 0 ] && cmp -s "$TMP/v2.edges" "$TMP/v2.want" &&
     grep -qx '3 (b 10.2.0.2)' "$TMP/v2.tree" && grep -qx '  0 (a 10.1.0.1)  \[WAN\]' "$TMP/v2.tree" &&
@@ -104,9 +104,9 @@ fi
 # address for an entry without a subnet), seen from Scheme (tests/mpi/configs/facts.scm
 # logs (call-ranks call) at a barrier)
 # a /30 holds two addresses: b's entry does not fit, so first the layout must be refused
-timeout 60 "$MPIRUN" --layout 'a:2@10.1.0.0/30,b:1@10.1.0.0/30' true >"$TMP/fit.out" 2>&1
+timeout -k 5 60 "$MPIRUN" --layout 'a:2@10.1.0.0/30,b:1@10.1.0.0/30' true >"$TMP/fit.out" 2>&1
 fit=$?
-timeout 150 "$MPIRUN" --timeout 120 --layout 'a:2@10.1.0.0/31,b:1@10.2.0.0/32,c:1' \
+timeout -k 5 150 "$MPIRUN" --timeout 120 --layout 'a:2@10.1.0.0/31,b:1@10.2.0.0/32,c:1' \
     --coll-config tests/mpi/configs/facts.scm "$PROG" >"$TMP/facts.out" 2>&1 </dev/null
 frc=$?
 sed -n 's/^.*scheme-facts: \([0-9]*\) \([^ ]*\) \([^ ]*\) .*/\1 \2 \3/p' "$TMP/facts.out" |
@@ -122,7 +122,7 @@ else
 fi
 
 # rte_layout's errors, at start-up
-timeout 60 env COMPI_MCA_rte_layout=a:2,b:1 "$MPIRUN" --timeout 30 -np 2 "$PROG" \
+timeout -k 5 60 env COMPI_MCA_rte_layout=a:2,b:1 "$MPIRUN" --timeout 30 -np 2 "$PROG" \
     >"$TMP/size.out" 2>&1 </dev/null
 if [ $? -ne 0 ] && grep -q "rte_layout='a:2,b:1' holds 3 ranks, but the job has 2" "$TMP/size.out"; then
     ok "rte_layout whose counts are not the job's size: an error naming both numbers"
@@ -130,10 +130,10 @@ else
     not_ok "rte_layout of the wrong size"
     tail -5 "$TMP/size.out" | sed 's/^/# /'
 fi
-timeout 60 "$MPIRUN" --timeout 30 --layout a:2 --mca rte_hostname x "$PROG" \
+timeout -k 5 60 "$MPIRUN" --timeout 30 --layout a:2 --mca rte_hostname x "$PROG" \
     >"$TMP/both.out" 2>&1 </dev/null
 rc1=$?
-timeout 60 "$MPIRUN" --timeout 30 --layout a:2,b:2 -np 3 "$PROG" >"$TMP/np.out" 2>&1 </dev/null
+timeout -k 5 60 "$MPIRUN" --timeout 30 --layout a:2,b:2 -np 3 "$PROG" >"$TMP/np.out" 2>&1 </dev/null
 rc2=$?
 if [ $rc1 -ne 0 ] && grep -q 'rte_layout is set, and so is rte_hostname' "$TMP/both.out" &&
     [ $rc2 -ne 0 ] && grep -q "mpirun: --layout 'a:2,b:2' holds 4 ranks, but -np asks for 3" "$TMP/np.out"; then

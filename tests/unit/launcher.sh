@@ -2,7 +2,8 @@
 # launcher.sh -- mpirun as a user sees it: exit statuses, failed ranks taking the job down
 # with a clear message, --timeout, --tag-output, stdin, environment, PMI for our client and
 # for MPICH's (under our mpirun and under Hydra).  TAP output; every mpirun runs under
-# `timeout 20` so a hang fails a test instead of stalling the suite.
+# `timeout -k 5 20` so a hang fails a test instead of stalling the suite (KILL after TERM:
+# a process that ignores or swallows TERM cannot hold the suite either).
 
 top_builddir=${top_builddir:-$(cd "$(dirname "$0")/../.." && pwd)}
 MPIRUN="$top_builddir/bin/mpirun"
@@ -30,11 +31,11 @@ check() {
     fi
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# run CMD...: runs it under timeout 20, stdin from /dev/null unless redirected by the
+# run CMD...: runs it under timeout -k 5 20, stdin from /dev/null unless redirected by the
 # caller through run_in; sets rc and elapsed (ms), output in $TMP/out and $TMP/err
 run() {
     t0=$(now_ms)
-    timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    timeout -k 5 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
     elapsed=$(($(now_ms) - t0))
 }
@@ -42,7 +43,7 @@ run_in() {
     input=$1
     shift
     t0=$(now_ms)
-    timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" <"$input"
+    timeout -k 5 20 "$@" >"$TMP/out" 2>"$TMP/err" <"$input"
     rc=$?
     elapsed=$(($(now_ms) - t0))
 }
@@ -160,7 +161,7 @@ run "$MPIRUN" --timeout 1 -np 3 "$PROBE" sleep 30
 check "--timeout: status 124 after about 1 s" test $rc -eq 124 -a $elapsed -lt 4000
 check "--timeout: message" err_has "job timed out after 1 s; killing 3 ranks"
 t0=$(now_ms)
-timeout 20 "$MPIRUN" -np 2 "$PROBE" sleep 30 >"$TMP/out" 2>"$TMP/err" </dev/null &
+timeout -k 5 20 "$MPIRUN" -np 2 "$PROBE" sleep 30 >"$TMP/out" 2>"$TMP/err" </dev/null &
 pid=$!
 sleep 1
 kill -INT $pid

@@ -261,36 +261,45 @@ compi_status_t attr_set_int(attr_kind_t kind, int obj_handle, struct attr_list *
     return set_value(kind, obj_handle, list, keyval, &v, cb_code_p);
 }
 
-compi_status_t attr_get_int(attr_kind_t kind, struct attr_list *list, int keyval, MPI_Aint *val_p,
-                            int *flag_p)
+/* keyval's attribute in list (NULL when the object has none); COMPI_ERR_NOT_FOUND when
+   keyval is no key of this kind */
+static compi_status_t lookup(attr_kind_t kind, struct attr_list *list, int keyval,
+                             struct attr_list **a_p)
 {
-    struct attr_list **pp;
-
     if (keyval_get(kind, keyval) == NULL) {
         return COMPI_ERR_NOT_FOUND;
     }
-    pp = list_find(&list, keyval);
-    *flag_p = pp != NULL;
-    if (pp != NULL) {
-        *val_p = view_f(*pp);
-    }
+    struct attr_list **pp = list_find(&list, keyval);
+    *a_p = pp != NULL ? *pp : NULL;
     return COMPI_OK;
+}
+
+compi_status_t attr_get_int(attr_kind_t kind, struct attr_list *list, int keyval, MPI_Aint *val_p,
+                            int *flag_p)
+{
+    struct attr_list *a;
+    compi_status_t st = lookup(kind, list, keyval, &a);
+    if (st == COMPI_OK) {
+        *flag_p = a != NULL;
+        if (a != NULL) {
+            *val_p = view_f(a);
+        }
+    }
+    return st;
 }
 
 compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, void **val_p,
                         int *flag_p)
 {
-    struct attr_list **pp;
-
-    if (keyval_get(kind, keyval) == NULL) {
-        return COMPI_ERR_NOT_FOUND;
+    struct attr_list *a;
+    compi_status_t st = lookup(kind, list, keyval, &a);
+    if (st == COMPI_OK) {
+        *flag_p = a != NULL;
+        if (a != NULL) {
+            *val_p = view_c(a);
+        }
     }
-    pp = list_find(&list, keyval);
-    *flag_p = pp != NULL;
-    if (pp != NULL) {
-        *val_p = view_c(*pp);
-    }
-    return COMPI_OK;
+    return st;
 }
 
 /*

@@ -271,30 +271,47 @@ static int win_set_attr_impl(mpi_win_t *w, int win_keyval, void *attribute_val, 
     return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, cb_code);
 }
 
+/* a predefined window key's value as C reads it (*c: MPI_WIN_BASE the base itself, the
+   others pointers to their values) and as Fortran does (*f: the values); 0 for any other
+   key */
+static int win_predefined(mpi_win_t *w, int keyval, void **c, MPI_Aint *f)
+{
+    int *i = NULL;
+    switch (keyval) {
+    case MPI_WIN_BASE:
+        *c = w->osc->base;
+        *f = (MPI_Aint)w->osc->base;
+        return 1;
+    case MPI_WIN_SIZE:
+        *c = &w->attr_size;
+        *f = w->attr_size;
+        return 1;
+    case MPI_WIN_DISP_UNIT:
+        i = &w->attr_disp_unit;
+        break;
+    case MPI_WIN_CREATE_FLAVOR:
+        i = &w->attr_flavor;
+        break;
+    case MPI_WIN_MODEL:
+        i = &w->attr_model;
+        break;
+    default:
+        return 0;
+    }
+    *c = i;
+    *f = *i;
+    return 1;
+}
+
 static int win_get_attr_impl(mpi_win_t *w, int win_keyval, void *attribute_val, int *flag,
                              const char *fn)
 {
     /* attribute_val is really a void ** (MPI's C binding types it as void *) */
     void **out = (void **)attribute_val;
-    *flag = 1;
-    switch (win_keyval) {
-    case MPI_WIN_BASE:
-        *out = w->osc->base;
+    MPI_Aint f;
+    if (win_predefined(w, win_keyval, out, &f)) {
+        *flag = 1;
         return MPI_SUCCESS;
-    case MPI_WIN_SIZE:
-        *out = &w->attr_size;
-        return MPI_SUCCESS;
-    case MPI_WIN_DISP_UNIT:
-        *out = &w->attr_disp_unit;
-        return MPI_SUCCESS;
-    case MPI_WIN_CREATE_FLAVOR:
-        *out = &w->attr_flavor;
-        return MPI_SUCCESS;
-    case MPI_WIN_MODEL:
-        *out = &w->attr_model;
-        return MPI_SUCCESS;
-    default:
-        break;
     }
     compi_status_t st = attr_get(ATTR_KIND_WIN, w->attrs, win_keyval, out, flag);
     return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, win_keyval, MPI_SUCCESS);
@@ -332,25 +349,10 @@ int compi_fortran_win_get_attr(MPI_Win win, int keyval, MPI_Aint *val, int *flag
     if (rc != MPI_SUCCESS) {
         return rc;
     }
-    *flag = 1;
-    switch (keyval) {
-    case MPI_WIN_BASE:
-        *val = (MPI_Aint)w->osc->base;
+    void *c;
+    if (win_predefined(w, keyval, &c, val)) {
+        *flag = 1;
         return MPI_SUCCESS;
-    case MPI_WIN_SIZE:
-        *val = w->attr_size;
-        return MPI_SUCCESS;
-    case MPI_WIN_DISP_UNIT:
-        *val = w->attr_disp_unit;
-        return MPI_SUCCESS;
-    case MPI_WIN_CREATE_FLAVOR:
-        *val = w->attr_flavor;
-        return MPI_SUCCESS;
-    case MPI_WIN_MODEL:
-        *val = w->attr_model;
-        return MPI_SUCCESS;
-    default:
-        break;
     }
     compi_status_t st = attr_get_int(ATTR_KIND_WIN, w->attrs, keyval, val, flag);
     return st == COMPI_OK ? MPI_SUCCESS : attr_fail(w, fn, st, keyval, MPI_SUCCESS);

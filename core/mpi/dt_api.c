@@ -100,6 +100,7 @@ static int dt__indexed(const char *fn, int combiner, MPI_Count count, const mpi_
                        const MPI_Datatype *types, MPI_Datatype *newtype)
 {
     size_t n = (size_t)count, nbl = bl != NULL ? n : 1, nvals = 1 + nbl + n;
+    int is_struct = old == NULL; /* types may be NULL too when count is 0 */
     compi_datatype_t **objs = NULL, *dt = NULL;
     compi_status_t st = COMPI_ERR_NO_MEMORY;
     int rc;
@@ -136,19 +137,19 @@ static int dt__indexed(const char *fn, int combiner, MPI_Count count, const mpi_
             vals[1 + k] = b;
         }
         vals[1 + nbl + k] = d;
-        if (types != NULL) {
+        if (is_struct) {
             objs[k] = dt_from_handle(types[k]);
         }
     }
-    if (types != NULL) {
+    if (is_struct) {
         st = dt_create_struct(n, sbl, sdisp, objs, &dt);
     } else {
         st = dt_create_hindexed(n, sbl, sdisp, old, &dt);
     }
     dt_env_t env = dt__env(fn, combiner, vals, (int)nvals, elem_disps ? (int)nvals : (int)(1 + nbl),
                            ints, addrs);
-    env.n_types = types != NULL ? (int)n : 1;
-    env.types = types != NULL ? types : &old->handle;
+    env.n_types = is_struct ? (int)n : 1;
+    env.types = is_struct ? types : &old->handle;
     rc = dt__done(fn, st, dt, env, newtype);
     free(mem);
     return rc;

@@ -241,6 +241,18 @@ int main(int argc, char **argv)
         }
     }
     {
+        /* a struct of no members, its arrays NULL: empty, and an envelope of one int */
+        int ints[] = {0}, size = -1;
+        MPI_Aint lb = -1, ext = -1;
+        MPI_OK(MPI_Type_create_struct(0, NULL, NULL, NULL, &t));
+        MPI_OK(MPI_Type_size(t, &size));
+        MPI_OK(MPI_Type_get_extent(t, &lb, &ext));
+        CHECK(size == 0 && lb == 0 && ext == 0, "empty struct: size %d lb %ld extent %ld", size,
+              (long)lb, (long)ext);
+        expect_env(t, "struct of none", MPI_COMBINER_STRUCT, 1, ints, 0, NULL, 0);
+        MPI_OK(MPI_Type_free(&t));
+    }
+    {
         int sizes[] = {4, 6, 5}, sub[] = {2, 3, 1}, starts[] = {1, 2, 4};
         int ints[] = {3, 4, 6, 5, 2, 3, 1, 1, 2, 4, MPI_ORDER_FORTRAN};
         MPI_OK(MPI_Type_create_subarray(3, sizes, sub, starts, MPI_ORDER_FORTRAN, base, &t));

@@ -523,9 +523,9 @@ compi_status_t attr_type_free_all(compi_datatype_t *dt)
     return attr_delete_all(ATTR_KIND_TYPE, dt->handle, &dt->attrs, NULL);
 }
 
-compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt)
+compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt, int *cb_code_p)
 {
-    return copy_list(ATTR_KIND_TYPE, old->handle, &old->attrs, &newt->attrs, NULL);
+    return copy_list(ATTR_KIND_TYPE, old->handle, &old->attrs, &newt->attrs, cb_code_p);
 }
 
 void attr_finalize(void)

@@ -84,7 +84,7 @@ compi_status_t attr_comm_copy_all(compi_comm_t *old, compi_comm_t *newc, int *cb
 
 /* datatypes (called from MPI_Type_free / MPI_Type_dup) */
 compi_status_t attr_type_free_all(compi_datatype_t *dt);
-compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt);
+compi_status_t attr_type_copy_all(compi_datatype_t *old, compi_datatype_t *newt, int *cb_code_p);
 
 /* the value of MPI_LASTUSEDCODE (MPI_Add_error_class and _code raise it) */
 void attr_set_lastusedcode(int code);

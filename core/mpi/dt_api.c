@@ -438,11 +438,15 @@ static int type_dup_impl(compi_datatype_t *oldtype, MPI_Datatype *newtype, const
     compi_status_t st = dt_dup(oldtype, &dt);
 
     if (st == COMPI_OK) {
-        st = attr_type_copy_all(oldtype, dt);
+        int cb_code = MPI_SUCCESS;
+        st = attr_type_copy_all(oldtype, dt, &cb_code);
         if (st != COMPI_OK) {
+            /* as MPI_Comm_dup: no new handle, and the callback's own code */
             attr_type_free_all(dt);
             dt_release(dt);
-            return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "an attribute copy callback failed");
+            *newtype = MPI_DATATYPE_NULL;
+            return mpi_err_raise(NULL, cb_code != MPI_SUCCESS ? cb_code : MPI_ERR_OTHER, fn,
+                                 "an attribute copy callback returned error %d", cb_code);
         }
     }
     return dt__done(

@@ -4,7 +4,9 @@
  * that deletes a newer attribute while an older one is deleted by MPI_Comm_delete_attr,
  * a callback that sets a new attribute during MPI_Comm_free, and a pair left on
  * MPI_COMM_WORLD and MPI_COMM_SELF for MPI_Finalize; and a copy callback that deletes,
- * from the old communicator, the attribute it copies during MPI_Comm_dup.  Every delete callback runs once
+ * from the old communicator, the attribute it copies during MPI_Comm_dup; and copy
+ * callbacks that fail, which fail MPI_Comm_dup and MPI_Type_dup with their code and a null
+ * handle.  Every delete callback runs once
  * per value, nothing is freed twice, and the program ends normally.
  */
 #include "tests/mpi/mpitest.h"
@@ -54,6 +56,22 @@ static int copy_moves(MPI_Comm old, int keyval, void *extra, void *in, void *out
     *(void **)out = in;
     *flag = 1;
     return MPI_Comm_delete_attr(old, keyval);
+}
+
+/* copies that fail, with a code of their own choosing */
+static int copy_fails(MPI_Comm old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 1;
+    return MPI_ERR_ARG;
+}
+
+static int type_copy_fails(MPI_Datatype old, int keyval, void *extra, void *in, void *out,
+                           int *flag)
+{
+    (void)old, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 1;
+    return MPI_ERR_ARG;
 }
 
 static void reset(void)
@@ -155,7 +173,41 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Comm_free_keyval(&key_m));
     }
 
-    /* 5. left for MPI_Finalize on WORLD and SELF (the keyvals are freed, still in use) */
+    /* 5. a copy callback that fails: the dup fails with the callback's code and gives the
+       null handle (communicator and datatype alike), the original keeps its attribute */
+    {
+        int ckey, tkey, flag = 0;
+        void *v;
+        MPI_Comm d = MPI_COMM_WORLD;
+        MPI_Datatype t, td = MPI_INT;
+        MPI_OK(MPI_Comm_create_keyval(copy_fails, MPI_COMM_NULL_DELETE_FN, &ckey, NULL));
+        MPI_OK(MPI_Type_create_keyval(type_copy_fails, MPI_TYPE_NULL_DELETE_FN, &tkey, NULL));
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+        MPI_OK(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+        MPI_OK(MPI_Comm_set_attr(c, ckey, (void *)5L));
+        int rc = MPI_Comm_dup(c, &d);
+        CHECK(rc == MPI_ERR_ARG && d == MPI_COMM_NULL,
+              "Comm_dup with a failing copy callback: code %d, newcomm %s", rc,
+              d == MPI_COMM_NULL ? "null" : "not null");
+        MPI_OK(MPI_Comm_get_attr(c, ckey, &v, &flag));
+        CHECK(flag && v == (void *)5L, "the original lost its attribute in a failed dup");
+        MPI_OK(MPI_Type_dup(MPI_INT, &t));
+        MPI_OK(MPI_Type_set_attr(t, tkey, (void *)6L));
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+        rc = MPI_Type_dup(t, &td);
+        MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+        CHECK(rc == MPI_ERR_ARG && td == MPI_DATATYPE_NULL,
+              "Type_dup with a failing copy callback: code %d, newtype %s", rc,
+              td == MPI_DATATYPE_NULL ? "null" : "not null");
+        MPI_OK(MPI_Type_get_attr(t, tkey, &v, &flag));
+        CHECK(flag && v == (void *)6L, "the original type lost its attribute in a failed dup");
+        MPI_OK(MPI_Type_free(&t));
+        MPI_OK(MPI_Comm_free(&c));
+        MPI_OK(MPI_Comm_free_keyval(&ckey));
+        MPI_OK(MPI_Type_free_keyval(&tkey));
+    }
+
+    /* 6. left for MPI_Finalize on WORLD and SELF (the keyvals are freed, still in use) */
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, key_a, (void *)0L));
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, key_b, (void *)1L));
     MPI_OK(MPI_Comm_set_attr(MPI_COMM_SELF, key_b, (void *)1L));

@@ -187,8 +187,10 @@ typedef struct MPI_Status {
 #define MPI_REAL16 ((MPI_Datatype)0x4c00102b)
 #define MPI_COMPLEX32 ((MPI_Datatype)0x4c00202c)
 #define MPIX_C_FLOAT16 ((MPI_Datatype)0x4c000246)
+/* gfortran's INTEGER(16) (a 128-bit integer): no reduction operations on it */
+#define MPI_INTEGER16 ((MPI_Datatype)0x4c001032)
 /* private: the library's table of predefined datatypes has this many entries */
-#define COMPI_DT_NUM_PREDEFINED 67
+#define COMPI_DT_NUM_PREDEFINED 68
 
 /* reduction operations */
 #define MPI_OP_NULL ((MPI_Op)0x18000000)

@@ -96,6 +96,7 @@ const int abi_pre[ABI_NPRE] = {
     [0x2d9] = MPI_INTEGER8,
     [0x2da] = MPI_REAL8,
     [0x2db] = MPI_COMPLEX8,
+    [0x2e1] = MPI_INTEGER16,
     [0x2e2] = MPI_REAL16,
     [0x2e3] = MPI_COMPLEX16,
     [0x2eb] = MPI_COMPLEX32,

@@ -171,6 +171,7 @@ static const dt__predef_desc_t dt__desc[COMPI_DT_NUM_PREDEFINED] = {
     DT_PLAIN(64, MPI_REAL16, _Float128),
     DT_PLAIN(65, MPI_COMPLEX32, _Float128 _Complex),
     DT_PLAIN(66, MPIX_C_FLOAT16, _Float16),
+    DT_PLAIN(67, MPI_INTEGER16, __int128),
 };
 
 /* the types of MPI_Type_create_f90_*: few (one per distinct precision and range asked

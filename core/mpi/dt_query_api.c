@@ -179,6 +179,7 @@ static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype,
         {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
         {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
         {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16},
         {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
         {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
         {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
@@ -200,7 +201,7 @@ static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype,
 /* ---- Fortran 90 parameterised types ---------------------------------------------- */
 
 /*
- * gfortran's kinds on x86-64: INTEGER(1,2,4,8) hold 2, 4, 9 and 18 decimal digits; REAL(4)
+ * gfortran's kinds on x86-64: INTEGER(1,2,4,8,16) hold 2, 4, 9, 18 and 38 decimal digits; REAL(4)
  * has precision 6 and range 37, REAL(8) 15 and 307, REAL(10) (the x87 long double) 18
  * and 4931.  REAL(16) (software quad) has no C type here, so larger requests fail.
  */
@@ -217,7 +218,11 @@ static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *new
     static const struct {
         int r;
         MPI_Datatype t;
-    } ints[] = {{2, MPI_INTEGER1}, {4, MPI_INTEGER2}, {9, MPI_INTEGER4}, {18, MPI_INTEGER8}};
+    } ints[] = {{2, MPI_INTEGER1},
+                {4, MPI_INTEGER2},
+                {9, MPI_INTEGER4},
+                {18, MPI_INTEGER8},
+                {38, MPI_INTEGER16}};
     MPI_Datatype base = MPI_DATATYPE_NULL;
     int args[2] = {p, r}, n = 2;
     compi_datatype_t *dt;

@@ -183,6 +183,7 @@ static const op_basic_t op_basic_table[COMPI_DT_NUM_PREDEFINED] = {
     [64] = {.size = 16},                                           /* MPI_REAL16: no ops */
     [65] = {.size = 32},                                           /* MPI_COMPLEX32: no ops */
     [66] = {.size = 2},                                            /* MPIX_C_FLOAT16: no ops */
+    [67] = {.size = 16},                                           /* MPI_INTEGER16: no ops */
 };
 
 const op_basic_t *op_basic(int basic)

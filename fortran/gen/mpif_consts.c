@@ -134,6 +134,7 @@ int main(int argc, char **argv)
     k("MPI_REAL16", "MPI_Datatype", (long long)(MPI_REAL16));
     k("MPI_COMPLEX32", "MPI_Datatype", (long long)(MPI_COMPLEX32));
     k("MPIX_C_FLOAT16", "MPI_Datatype", (long long)(MPIX_C_FLOAT16));
+    k("MPI_INTEGER16", "MPI_Datatype", (long long)(MPI_INTEGER16));
     k("MPI_OP_NULL", "MPI_Op", (long long)(MPI_OP_NULL));
     k("MPI_MAX", "MPI_Op", (long long)(MPI_MAX));
     k("MPI_MIN", "MPI_Op", (long long)(MPI_MIN));

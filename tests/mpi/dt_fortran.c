@@ -31,6 +31,7 @@ static const struct {
     {MPI_INTEGER2, "MPI_INTEGER2", 2},
     {MPI_INTEGER4, "MPI_INTEGER4", 4},
     {MPI_INTEGER8, "MPI_INTEGER8", 8},
+    {MPI_INTEGER16, "MPI_INTEGER16", 16},
     {MPI_REAL4, "MPI_REAL4", 4},
     {MPI_REAL8, "MPI_REAL8", 8},
     {MPI_COMPLEX8, "MPI_COMPLEX8", 8},
@@ -91,10 +92,10 @@ static void match_size(void)
         int tclass, size;
         MPI_Datatype expect;
     } cases[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
-        {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8}, {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
-        {MPI_TYPECLASS_REAL, 8, MPI_REAL8},       {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
-        {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},   {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+        {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},   {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+        {MPI_TYPECLASS_REAL, 8, MPI_REAL8},         {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16}, {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16},
     };
     MPI_Datatype t;
 
@@ -342,7 +343,15 @@ static void f90(void)
     CHECK(MPI_Type_create_f90_real(40, 5000, &bad) == MPI_ERR_ARG, "f90_real(40, 5000)");
     CHECK(MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &bad) == MPI_ERR_ARG,
           "f90_real(undefined, undefined)");
-    CHECK(MPI_Type_create_f90_integer(19, &bad) == MPI_ERR_ARG, "f90_integer(19)");
+    CHECK(MPI_Type_create_f90_integer(39, &bad) == MPI_ERR_ARG, "f90_integer(39)");
+    {
+        /* 19 to 38 digits: INTEGER(16) */
+        MPI_Datatype t16;
+        int size = -1;
+        MPI_OK(MPI_Type_create_f90_integer(19, &t16));
+        MPI_OK(MPI_Type_size(t16, &size));
+        CHECK(size == 16, "f90_integer(19): size %d", size);
+    }
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 

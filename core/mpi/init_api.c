@@ -203,6 +203,14 @@ void compi_lib_session_down(void)
     }
 }
 
+int compi_thread_multiple_early(void)
+{
+    if (compi_mpi_state == COMPI_STATE_PRE_INIT) {
+        compi_thread_multiple = 1;
+    }
+    return compi_thread_multiple;
+}
+
 static int lib_start(int required)
 {
     compi_status_t st;
@@ -214,7 +222,10 @@ static int lib_start(int required)
     if (thread_level < MPI_THREAD_SINGLE) {
         thread_level = MPI_THREAD_SINGLE;
     }
-    if (thread_level == MPI_THREAD_MULTIPLE) {
+    /* MPI_T_init_thread may have asked for MPI_THREAD_MULTIPLE first
+       (compi_thread_multiple_early): its threads may call the tools interface while this
+       one waits, whatever level MPI_Init_thread asks */
+    if (thread_level == MPI_THREAD_MULTIPLE || compi_thread_multiple) {
         compi_thread_multiple = 1;
         pml_set_thread_yield(compi_big_lock_yield, big_lock_waited);
         compi_big_lock_enter(); /* the rest of MPI_Init runs as one entry point */

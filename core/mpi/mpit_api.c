@@ -180,9 +180,13 @@ static const char config_desc[] =
 
 static int t_init_thread_impl(int required, int *provided)
 {
-    /* MPI_THREAD_MULTIPLE once MPI_Init_thread granted it (its lock covers these calls
-       too); before, or below it, one thread at a time */
-    int most = compi_thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+    /* MPI_THREAD_MULTIPLE: the lock of thread_lock.h covers these calls too.  Before the
+       library starts, asking turns it on for the whole run; once it runs, only if
+       MPI_Init_thread granted that level (a call of another thread already inside the
+       library did not take the lock), else one thread at a time */
+    int most = required >= MPI_THREAD_MULTIPLE && compi_thread_multiple_early()
+                   ? MPI_THREAD_MULTIPLE
+                   : MPI_THREAD_SERIALIZED;
     *provided = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
                 : required > most            ? most
                                              : required;

@@ -18,15 +18,22 @@
  * the rest of the library's state is only touched with the lock held.
  *
  * Below MPI_THREAD_MULTIPLE nothing is taken: COMPI_API_LOCK reads one flag, set once by
- * MPI_Init_thread, and branches.  Defined in core/mpi/init_api.c.
+ * MPI_Init_thread (or by MPI_T_init_thread asking for MPI_THREAD_MULTIPLE before the
+ * library starts: the tools interface may then be called from any thread), and
+ * branches.  Defined in core/mpi/init_api.c.
  */
 #ifndef COMPI_MPI_THREAD_LOCK_H
 #define COMPI_MPI_THREAD_LOCK_H
 
 #include "core/include/compi_common.h"
 
-/* 1 when MPI_Init_thread granted MPI_THREAD_MULTIPLE; never changes afterwards */
+/* 1 when MPI_Init_thread granted MPI_THREAD_MULTIPLE, or MPI_T_init_thread asked for it
+   before the library started; never changes afterwards */
 extern int compi_thread_multiple;
+
+/* MPI_T_init_thread's request for MPI_THREAD_MULTIPLE: granted (the lock turned on) before
+   the library starts, or when it runs at that level; returns compi_thread_multiple */
+int compi_thread_multiple_early(void);
 
 /* take the lock (again, if this thread holds it); returns 1 */
 int compi_big_lock_enter(void);

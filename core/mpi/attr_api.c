@@ -189,8 +189,11 @@ static int fortran_form(int form)
 
 int compi_fortran_keyval(int kind, int keyval, int form)
 {
-    COMPI_CHECK_INIT("MPI_Comm_create_keyval");
-    static const char fn[] = "MPI_Comm_create_keyval";
+    /* the MPI procedure that made the keyval, for its errors */
+    const char *fn = kind == ATTR_KIND_TYPE  ? "MPI_Type_create_keyval"
+                     : kind == ATTR_KIND_WIN ? "MPI_Win_create_keyval"
+                                             : "MPI_Comm_create_keyval";
+    COMPI_CHECK_INIT(fn);
     if (!fortran_form(form) || kind < ATTR_KIND_COMM || kind > ATTR_KIND_WIN) {
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "form %d of kind %d", form, kind);
     }

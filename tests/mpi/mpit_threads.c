@@ -17,7 +17,7 @@
 #define ROUNDS 300
 
 static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile int stop;
+static int stop; /* set by the main thread when its rounds are done (atomic) */
 
 /* mpitest.h's counter is not atomic: checks from threads take a lock */
 #define TCHECK(cond, ...)                                                                          \
@@ -74,7 +74,7 @@ static void *reader(void *arg)
             TOK(MPI_T_pvar_start(s, h[k]));
         }
     }
-    for (int round = 0; !stop || round < 10; round++) {
+    for (int round = 0; !__atomic_load_n(&stop, __ATOMIC_ACQUIRE) || round < 10; round++) {
         int ncvar = 0, ncat = 0;
         TOK(MPI_T_cvar_get_num(&ncvar));
         for (int i = 0; i < ncvar; i++) {
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
                             MPI_STATUS_IGNORE));
         CHECK(got == left + r, "round %d: got %d from %d", r, got, left);
     }
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     for (int t = 0; t < NTHREADS; t++) {
         pthread_join(th[t], NULL);
     }

@@ -163,6 +163,13 @@ compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p)
 
 compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx)
 {
+    if (c->remote_group != NULL) {
+        /* an intercommunicator: its local_comm has the id after its own */
+        compi_status_t st = comm_bind_ctx(c->local_comm, ctx + 1);
+        if (st != COMPI_OK) {
+            return st;
+        }
+    }
     c->ctx = ctx;
     return pml_comm_add(c);
 }
@@ -193,8 +200,10 @@ void comm_ctx_dyn_taken(uint32_t last)
     }
 }
 
-compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
-                                 compi_comm_t **comm_p)
+/* an intercommunicator over local and remote, with ids ctx and ctx + 1, or (bind 0)
+   without ids yet (comm_bind_ctx gives them) */
+static compi_status_t inter_build(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
+                                  int bind, compi_comm_t **comm_p)
 {
     compi_comm_t *lc, *c;
     compi_status_t st;
@@ -202,7 +211,7 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
     if (local->rank == MPI_UNDEFINED) {
         return COMPI_ERR_INVALID_PARAM;
     }
-    st = comm_create_with_group(local, ctx + 1, &lc);
+    st = bind ? comm_create_with_group(local, ctx + 1, &lc) : comm_create_unbound(local, &lc);
     if (st != COMPI_OK) {
         return st;
     }
@@ -218,13 +227,25 @@ compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, ui
     c->remote_group = remote;
     group_retain(remote);
     c->local_comm = lc;
-    st = pml_comm_add(c);
+    st = bind ? pml_comm_add(c) : COMPI_OK;
     if (st != COMPI_OK) {
         comm_release(c);
         return st;
     }
     *comm_p = c;
     return COMPI_OK;
+}
+
+compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
+                                 compi_comm_t **comm_p)
+{
+    return inter_build(local, remote, ctx, 1, comm_p);
+}
+
+compi_status_t comm_create_inter_unbound(compi_group_t *local, compi_group_t *remote,
+                                         compi_comm_t **comm_p)
+{
+    return inter_build(local, remote, 0, 0, comm_p);
 }
 
 /* The members agree on the largest of their next free ids; every id this process took

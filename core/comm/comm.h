@@ -193,7 +193,8 @@ compi_status_t comm_create_with_group(compi_group_t *group, uint32_t ctx, compi_
 compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p);
 compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx);
 /*
- * MPI_Comm_idup of intracommunicator parent with an empty pool (comm_ctx_nb.c): `child`
+ * MPI_Comm_idup of parent (an intra- or intercommunicator) with an empty pool
+ * (comm_ctx_nb.c): `child`
  * (unbound, one reference taken over) gets its id from an agreement that the PML's
  * progress advances; `req` (a REQ_COLL request of the caller's) completes then, with the
  * error of the agreement if it failed.  Never waits.
@@ -219,8 +220,7 @@ compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code
 /* MPI_Comm_idup: comm_dup with an id from parent's pool (no communication; the new
    communicator gets a sixteenth of what is left as its own pool), which completes `req`;
    with an empty pool, from a nonblocking agreement that completes `req` when done
-   (comm_idup_agree).  An intercommunicator's empty pool is COMPI_ERR_NO_RESOURCE, on
-   every member alike. */
+   (comm_idup_agree), over both groups for an intercommunicator. */
 compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
                          struct compi_request *req);
 
@@ -268,11 +268,16 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
 /* the intracommunicator of both groups, the group of `high` == 0 first (ties: the group
    whose leader has the lower world rank first) */
 compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t **new_p);
+/* 1 when group a's first member comes before group b's in an order every process sees
+   alike (by mpirun job, then global id): the same answer in both groups */
+int comm_inter_first_lower(const compi_group_t *a, const compi_group_t *b);
 /* dup, split and create on an intercommunicator (comm_dup etc. call them) */
 compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
 /* MPI_Comm_idup of an intercommunicator: two ids of its pool (the same on both groups,
-   which MPI orders alike), no communication; COMPI_ERR_NO_RESOURCE when it is empty */
-compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p);
+   which MPI orders alike), no communication, `req` complete at once; with an empty pool,
+   from a nonblocking agreement of both groups (comm_idup_agree), which completes `req` */
+compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
+                               struct compi_request *req);
 compi_status_t comm_inter_split(compi_comm_t *parent, int color, int key, compi_comm_t **new_p);
 compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
                                  compi_comm_t **new_p);
@@ -280,6 +285,9 @@ compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
    local_comm); parent's error handler */
 compi_status_t comm_create_inter(compi_group_t *local, compi_group_t *remote, uint32_t ctx,
                                  compi_comm_t **comm_p);
+/* the same without ids: comm_bind_ctx(c, ctx) gives it ctx and its local_comm ctx + 1 */
+compi_status_t comm_create_inter_unbound(compi_group_t *local, compi_group_t *remote,
+                                         compi_comm_t **comm_p);
 /* the context-id counter (comm.c): the next free id */
 uint32_t comm_ctx_next(void);
 /* an agreement's answer ctx: claims [ctx, ctx + span) here (the id and its pool, 1 +

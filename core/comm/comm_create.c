@@ -43,12 +43,10 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
     int agree = 0;
 
     if (comm_is_inter(parent)) {
-        st = from_pool ? comm_inter_idup(parent, new_p, cb_code_p)
-                       : comm_inter_dup(parent, new_p, cb_code_p);
-        if (st == COMPI_OK && req != NULL) {
-            pml_request_complete(req);
+        if (from_pool) {
+            return comm_inter_idup(parent, new_p, cb_code_p, req);
         }
-        return st;
+        return comm_inter_dup(parent, new_p, cb_code_p);
     }
     if (from_pool && parent->ctx_pool == parent->ctx_pool_end) {
         /* no id at hand: the new communicator gets one from an agreement that never waits */

@@ -6,7 +6,8 @@
  * blocking agreements (below it, comm.c and intercomm.c) never reach, so it competes only
  * with other nonblocking agreements.  Those of one parent run one after the other, in the
  * order of the idups, which MPI makes the same on every member; those of different
- * parents may run at once.  One attempt, over the parent's members, rank 0 the root:
+ * parents may run at once.  One attempt, over the parent's members (both groups of an
+ * intercommunicator: nb_route), rank 0 the root:
  *
  *   offer    every member offers c, its next free id, and at once holds [c, c + 1 +
  *            COMM_CTX_POOL) for this attempt (its next free id moves past it); the root
@@ -14,8 +15,9 @@
  *   verdict  C is free here when C == c (the range held) or C is at or past the next free
  *            id (nothing here reached it: it is taken now); the root gathers whether it
  *            was not, and sends back the or of these: 0, and C is the new communicator's
- *            on every member, [C + 1, C + 1 + COMM_CTX_POOL) its pool; else another
- *            attempt with new offers.
+ *            on every member, [C + 1, C + 1 + COMM_CTX_POOL) its pool (C + 1 an
+ *            intercommunicator's local_comm, the rest its pool); else another attempt
+ *            with new offers.
  *
  *     member r:   offer c_r ---> root: C = max c ---> r: C free here? ---> root: any not?
  *                                                                    0: done, 1: again
@@ -50,19 +52,62 @@ typedef struct ctx_nb {
     int step;
     uint32_t offer, ctx;  /* this member's offer, the largest one */
     uint32_t mine, got;   /* what this member sends in the step, what the root answers */
-    uint32_t *in;         /* the root: the others' values, [size - 1] */
+    uint32_t *in;         /* the root: the others' values, [npeers] */
     compi_request_t **rq; /* the step's messages */
     int nrq;
     int answered; /* the root: its answer is on its way */
+    /* who talks to whom (nb_route): the root's peers, in order, or this member's way to
+       the root */
+    int is_root, npeers;
+    compi_comm_t *up; /* a member: the communicator to reach the root by, at rank 0 */
 } ctx_nb_t;
 
 static ctx_nb_t *nb_running; /* one per parent at most */
 static uint32_t nb_next = COMM_CTX_NB_BASE;
 static int nb_busy; /* nb_progress runs (the PML may poll inside a send) */
 
-static compi_status_t nb_send_step(ctx_nb_t *a, uint32_t value)
+/*
+ * The members and the root.  Over an intracommunicator: its rank 0, and the others by
+ * their ranks.  Over an intercommunicator, both groups take part, the root being rank 0
+ * of the group whose rank 0 comes first (comm_inter_first_lower: the same choice in both
+ * groups, spawned ones too):
+ * the root's own group talks to it over the local_comm, the other group over the
+ * intercommunicator (whose ranks are the remote group's); the root's peers are its own
+ * group's ranks 1.. first, then the other group's.
+ */
+static void nb_route(ctx_nb_t *a)
 {
     compi_comm_t *c = a->parent;
+    if (!comm_is_inter(c)) {
+        a->is_root = c->rank == 0;
+        a->npeers = c->size - 1;
+        a->up = c;
+        return;
+    }
+    int root_group = comm_inter_first_lower(c->group, c->remote_group);
+    a->is_root = root_group && c->local_comm->rank == 0;
+    a->npeers = c->local_comm->size - 1 + c->remote_group->size;
+    a->up = root_group ? c->local_comm : c;
+}
+
+/* the root's peer i: its communicator and rank there */
+static compi_comm_t *nb_peer(ctx_nb_t *a, int i, int *rank_p)
+{
+    compi_comm_t *c = a->parent;
+    if (!comm_is_inter(c)) {
+        *rank_p = i + 1;
+        return c;
+    }
+    if (i < c->local_comm->size - 1) {
+        *rank_p = i + 1;
+        return c->local_comm;
+    }
+    *rank_p = i - (c->local_comm->size - 1);
+    return c;
+}
+
+static compi_status_t nb_send_step(ctx_nb_t *a, uint32_t value)
+{
     int tag = a->step == NB_OFFER ? COMPI_TAG_CTX_OFFER : COMPI_TAG_CTX_VERDICT;
     compi_datatype_t *u32 = dt_from_handle(MPI_UINT32_T);
     compi_status_t st = COMPI_OK;
@@ -70,16 +115,18 @@ static compi_status_t nb_send_step(ctx_nb_t *a, uint32_t value)
     a->mine = value;
     a->answered = 0;
     a->nrq = 0;
-    if (c->rank == 0) {
-        for (int r = 1; r < c->size && st == COMPI_OK; r++) {
-            st = pml_irecv(&a->in[r - 1], 1, u32, r, tag, c, &a->rq[a->nrq]);
+    if (a->is_root) {
+        for (int i = 0; i < a->npeers && st == COMPI_OK; i++) {
+            int r;
+            compi_comm_t *pc = nb_peer(a, i, &r);
+            st = pml_irecv(&a->in[i], 1, u32, r, tag, pc, &a->rq[a->nrq]);
             a->nrq += st == COMPI_OK;
         }
     } else {
-        st = pml_isend(&a->mine, 1, u32, 0, tag, c, PML_SEND_STANDARD, &a->rq[a->nrq]);
+        st = pml_isend(&a->mine, 1, u32, 0, tag, a->up, PML_SEND_STANDARD, &a->rq[a->nrq]);
         a->nrq += st == COMPI_OK;
         if (st == COMPI_OK) {
-            st = pml_irecv(&a->got, 1, u32, 0, tag, c, &a->rq[a->nrq]);
+            st = pml_irecv(&a->got, 1, u32, 0, tag, a->up, &a->rq[a->nrq]);
             a->nrq += st == COMPI_OK;
         }
     }
@@ -140,7 +187,6 @@ static compi_status_t nb_answer(ctx_nb_t *a, uint32_t answer, int *done_p)
 /* advance one agreement; 1 when it changed */
 static int nb_advance(ctx_nb_t *a, compi_status_t *st_p, int *done_p)
 {
-    compi_comm_t *c = a->parent;
     compi_status_t st = COMPI_OK;
 
     if (!nb_step_done(a, &st)) {
@@ -150,7 +196,7 @@ static int nb_advance(ctx_nb_t *a, compi_status_t *st_p, int *done_p)
         *st_p = st;
         return 1;
     }
-    if (c->rank != 0) {
+    if (!a->is_root) {
         *st_p = nb_answer(a, a->got, done_p);
         return 1;
     }
@@ -158,13 +204,15 @@ static int nb_advance(ctx_nb_t *a, compi_status_t *st_p, int *done_p)
         /* the root has every value: the largest to all (eager, 4 bytes) */
         uint32_t best = a->mine;
         int tag = a->step == NB_OFFER ? COMPI_TAG_CTX_OFFER : COMPI_TAG_CTX_VERDICT;
-        for (int r = 1; r < c->size; r++) {
-            best = a->in[r - 1] > best ? a->in[r - 1] : best;
+        for (int i = 0; i < a->npeers; i++) {
+            best = a->in[i] > best ? a->in[i] : best;
         }
         a->got = best;
         a->answered = 1;
-        for (int r = 1; r < c->size && st == COMPI_OK; r++) {
-            st = pml_isend(&a->got, 1, dt_from_handle(MPI_UINT32_T), r, tag, c, PML_SEND_STANDARD,
+        for (int i = 0; i < a->npeers && st == COMPI_OK; i++) {
+            int r;
+            compi_comm_t *pc = nb_peer(a, i, &r);
+            st = pml_isend(&a->got, 1, dt_from_handle(MPI_UINT32_T), r, tag, pc, PML_SEND_STANDARD,
                            &a->rq[a->nrq]);
             a->nrq += st == COMPI_OK;
         }
@@ -183,9 +231,10 @@ static void nb_end(ctx_nb_t *a, compi_status_t st)
         pml_request_free(a->rq[i]); /* released when done, after an error */
     }
     if (st == COMPI_OK) {
+        /* [ctx, ctx + 1 + COMM_CTX_POOL) is the child's: its id (and its local_comm's, an
+           intercommunicator's), the rest its pool */
         st = comm_bind_ctx(a->child, a->ctx);
-        a->child->ctx_pool = a->ctx + 1;
-        a->child->ctx_pool_end = a->ctx + 1 + COMM_CTX_POOL;
+        comm_pool_reserved(a->child);
     }
     a->req->result.error = st;
     comm_release(a->child); /* the user's handle keeps it */
@@ -251,8 +300,13 @@ static int nb_progress(void)
 compi_status_t comm_idup_agree(compi_comm_t *parent, compi_comm_t *child, compi_request_t *req)
 {
     ctx_nb_t *a = calloc(1, sizeof(*a));
-    int n = parent->size;
+    int n;
 
+    if (a != NULL) {
+        a->parent = parent;
+        nb_route(a);
+    }
+    n = a != NULL && a->npeers > 1 ? a->npeers : 2;
     if (a == NULL || (a->in = malloc((size_t)n * sizeof(*a->in))) == NULL ||
         (a->rq = malloc((size_t)n * sizeof(*a->rq))) == NULL) {
         if (a != NULL) {

@@ -304,7 +304,7 @@ compi_status_t comm_intercomm_from_groups(compi_group_t *local, compi_group_t *r
    alike: by universe (the mpirun job), then global id.  Not by peer index: another
    world's processes come after a process's own world in its numbering, so the parents
    and the children of a spawn would each put themselves first. */
-static int inter_first_lower(const compi_group_t *a, const compi_group_t *b)
+int comm_inter_first_lower(const compi_group_t *a, const compi_group_t *b)
 {
     char ua[sizeof(rte_proc.universe)] = "", ub[sizeof(rte_proc.universe)] = "";
     int pa = a->world_ranks[0], pb = b->world_ranks[0];
@@ -335,7 +335,8 @@ compi_status_t comm_intercomm_merge(compi_comm_t *inter, int high, compi_comm_t 
     if (st != COMPI_OK) {
         return st;
     }
-    int local_first = mine != theirs ? !mine : inter_first_lower(inter->group, inter->remote_group);
+    int local_first =
+        mine != theirs ? !mine : comm_inter_first_lower(inter->group, inter->remote_group);
     first = local_first ? inter->group : inter->remote_group;
     second = local_first ? inter->remote_group : inter->group;
     ranks = malloc((size_t)(first->size + second->size) * sizeof(int));
@@ -378,29 +379,46 @@ compi_status_t comm_inter_dup(compi_comm_t *parent, compi_comm_t **new_p, int *c
     return finish(parent, st, c, new_p);
 }
 
-compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p)
+compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
+                               compi_request_t *req)
 {
     compi_comm_t *c = NULL;
+    int agree = parent->ctx_pool_end - parent->ctx_pool < 2;
+    compi_status_t st;
 
     *new_p = NULL;
-    if (parent->ctx_pool_end - parent->ctx_pool < 2) {
-        return COMPI_ERR_NO_RESOURCE;
+    if (agree) {
+        /* no ids at hand: both groups agree on them without waiting (comm_ctx_nb.c) */
+        st = comm_create_inter_unbound(parent->group, parent->remote_group, &c);
+    } else {
+        uint32_t ctx = parent->ctx_pool;
+        parent->ctx_pool += 2; /* its own and its local_comm's */
+        st = comm_create_inter(parent->group, parent->remote_group, ctx, &c);
     }
-    uint32_t ctx = parent->ctx_pool;
-    parent->ctx_pool += 2; /* its own and its local_comm's */
-    compi_status_t st = comm_create_inter(parent->group, parent->remote_group, ctx, &c);
-    if (st == COMPI_OK) {
-        comm_set_errhandler(c, parent->errh);
-        comm_set_errhandler(c->local_comm, parent->errh);
+    if (st != COMPI_OK) {
+        return st;
+    }
+    comm_set_errhandler(c, parent->errh);
+    comm_set_errhandler(c->local_comm, parent->errh);
+    if (!agree) {
         comm_pool_share(parent, c);
-        st = attr_comm_copy_all(parent, c, cb_code_p);
+    }
+    st = attr_comm_copy_all(parent, c, cb_code_p);
+    if (st == COMPI_OK && agree) {
+        comm_retain(c); /* the agreement's */
+        st = comm_idup_agree(parent, c, req);
         if (st != COMPI_OK) {
             comm_release(c);
-            c = NULL;
         }
+    } else if (st == COMPI_OK && req != NULL) {
+        pml_request_complete(req);
+    }
+    if (st != COMPI_OK) {
+        comm_release(c);
+        return st;
     }
     *new_p = c;
-    return st;
+    return COMPI_OK;
 }
 
 /* the members of g whose (color, key) in ck[2 r] has `color`, ordered by key then rank */
@@ -478,8 +496,7 @@ out:
     return finish(parent, st, c, new_p);
 }
 
-compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group,
-                                 compi_comm_t **new_p)
+compi_status_t comm_inter_create(compi_comm_t *parent, compi_group_t *group, compi_comm_t **new_p)
 {
     int msize = group->size, rsize = 0;
     int *remote = NULL;

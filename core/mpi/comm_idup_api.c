@@ -13,8 +13,8 @@
  * nonblocking agreement (core/comm/comm_ctx_nb.c) that completes the request, so no
  * number of idups runs out.  Intercommunicators have pools too (made alike by their
  * constructors, spawn and connect included): an idup takes two ids of it, its own and its
- * local communicator's; an empty one is MPI_ERR_OTHER on every member alike.  The entry
- * points are generated (core/mpi/gen/comm_idup.c, included last).
+ * local communicator's; where it is empty, both groups agree on them the same way.  The
+ * entry points are generated (core/mpi/gen/comm_idup.c, included last).
  */
 #include "core/mpi/args.h"
 #include "core/mpi/info.h"
@@ -38,12 +38,6 @@ static int idup_any(compi_comm_t *c, MPI_Info info, int with_info, MPI_Comm *new
         if (cb_code != MPI_SUCCESS) {
             return mpi_err_raise(c, cb_code, fn, "an attribute copy callback returned error %d",
                                  cb_code);
-        }
-        if (st == COMPI_ERR_NO_RESOURCE) {
-            return mpi_err_raise(c, MPI_ERR_OTHER, fn,
-                                 "the context ids this intercommunicator keeps for "
-                                 "MPI_Comm_idup are used up (a blocking MPI_Comm_dup of it "
-                                 "refills them)");
         }
         return mpi_raise_status(c, st, fn, NULL);
     }

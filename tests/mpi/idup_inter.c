@@ -3,7 +3,10 @@
  * MPI_Intercomm_create; its idup, an idup of that idup and the idup of its blocking dup
  * are intercommunicators over the same groups (sizes, MPI_Comm_test_inter), on which an
  * exchange between the leaders and an allreduce across the groups give the right values
- * without meeting each other's messages; the idup of a merged intercommunicator is an
+ * without meeting each other's messages; so is the end of a chain of eight idups, whose
+ * pools run out (the later ids agreed by both groups without waiting), and five idups of
+ * it at once, one leader making its first before an MPI_Ssend that the other leader
+ * receives before making its own; the idup of a merged intercommunicator is an
  * intracommunicator over everyone.
  */
 #include "tests/mpi/mpitest.h"
@@ -54,6 +57,43 @@ int main(int argc, char **argv)
     check_inter(b, half, lsize, rsize, "idup of an idup");
     check_inter(e, half, lsize, rsize, "idup of a dup");
     check_inter(inter, half, lsize, rsize, "the original");
+
+    /* a chain of idups: the pools shrink to nothing within a few links, and the later
+       ones get their ids from an agreement of both groups that never waits; then five
+       idups of the last link pending at once, the first made by one leader before it
+       MPI_Ssends to the other leader, who makes it only after receiving */
+    {
+        MPI_Comm chain[8], five[5], prev = inter;
+        MPI_Request r5[5];
+        int lrank = -1, token = 7;
+        for (int i = 0; i < 8; i++) {
+            MPI_OK(MPI_Comm_idup(prev, &chain[i], &req[0]));
+            MPI_OK(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+            prev = chain[i];
+        }
+        check_inter(chain[7], half, lsize, rsize, "the eighth idup of a chain");
+        MPI_OK(MPI_Comm_rank(chain[7], &lrank));
+        if (lrank == 0 && half == 0) {
+            MPI_OK(MPI_Comm_idup(chain[7], &five[0], &r5[0]));
+            MPI_OK(MPI_Ssend(&token, 1, MPI_INT, 0, 11, chain[7]));
+        } else if (lrank == 0) {
+            MPI_OK(MPI_Recv(&token, 1, MPI_INT, 0, 11, chain[7], MPI_STATUS_IGNORE));
+            MPI_OK(MPI_Comm_idup(chain[7], &five[0], &r5[0]));
+        } else {
+            MPI_OK(MPI_Comm_idup(chain[7], &five[0], &r5[0]));
+        }
+        for (int i = 1; i < 5; i++) {
+            MPI_OK(MPI_Comm_idup(chain[7], &five[i], &r5[i]));
+        }
+        MPI_OK(MPI_Waitall(5, r5, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < 5; i++) {
+            check_inter(five[i], half, lsize, rsize, "five idups at once of the chain's end");
+            MPI_OK(MPI_Comm_free(&five[i]));
+        }
+        for (int i = 7; i >= 0; i--) {
+            MPI_OK(MPI_Comm_free(&chain[i]));
+        }
+    }
 
     MPI_OK(MPI_Intercomm_merge(inter, half, &merged));
     MPI_OK(MPI_Comm_idup(merged, &m2, &req[0]));

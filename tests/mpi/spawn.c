@@ -92,6 +92,25 @@ static void talk(MPI_Comm inter, int parent_side)
     want = parent_side ? 10 * rsize : rsize;
     CHECK(sum == want, "intercomm allreduce gave %d, want %d", sum, want);
 
+    /* a chain of six idups: the later ones, their pools run out, agree on their ids over
+       both worlds (the root chosen alike by parents and children); an allreduce across
+       the last one */
+    {
+        MPI_Comm chain[6], prev = inter;
+        MPI_Request rq;
+        for (int i = 0; i < 6; i++) {
+            MPI_OK(MPI_Comm_idup(prev, &chain[i], &rq));
+            MPI_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+            prev = chain[i];
+        }
+        v = parent_side ? 1 : 10;
+        MPI_OK(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, chain[5]));
+        CHECK(sum == want, "allreduce over the sixth idup gave %d, want %d", sum, want);
+        for (int i = 5; i >= 0; i--) {
+            MPI_OK(MPI_Comm_free(&chain[i]));
+        }
+    }
+
     /* the merge: parents first; a collective and a barrier over every process */
     MPI_OK(MPI_Intercomm_merge(inter, parent_side ? 0 : 1, &merged));
     int mrank, msize;

@@ -212,14 +212,15 @@ compi_status_t topo_dist_graph_new(int indegree, const int *sources, const int *
  * process, every edge moved twice.
  */
 compi_status_t topo_dist_graph_exchange(compi_comm_t *comm, int n, const int *sources,
-                                        const int *degrees, const int *dests,
-                                        const int *weights, comm_topo_t **t_p)
+                                        const int *degrees, const int *dests, const int *weights,
+                                        comm_topo_t **t_p)
 {
     const int p = comm->size, me = comm->rank, tag = COMPI_TAG_TOPO_CREATE;
     compi_datatype_t *ints = dt_from_handle(MPI_INT);
     compi_status_t st = COMPI_ERR_NO_MEMORY;
     int *scount = calloc((size_t)p, sizeof(int)), *rcount = calloc((size_t)p, sizeof(int));
-    size_t *soff = calloc((size_t)p + 1, sizeof(size_t)), *roff = calloc((size_t)p + 1, sizeof(size_t));
+    size_t *soff = calloc((size_t)p + 1, sizeof(size_t)),
+           *roff = calloc((size_t)p + 1, sizeof(size_t));
     compi_request_t **reqs = calloc(4 * (size_t)p, sizeof(*reqs));
     int *sbuf = NULL, *rbuf = NULL, *fill = NULL;
     comm_topo_t *t = NULL;
@@ -261,8 +262,8 @@ compi_status_t topo_dist_graph_exchange(compi_comm_t *comm, int n, const int *so
     /* counts */
     for (int q = 0; q < p; q++) {
         if ((st = pml_irecv(&rcount[q], 1, ints, q, tag, comm, &reqs[q])) != COMPI_OK ||
-            (st = pml_isend(&scount[q], 1, ints, q, tag, comm, PML_SEND_STANDARD,
-                            &reqs[p + q])) != COMPI_OK) {
+            (st = pml_isend(&scount[q], 1, ints, q, tag, comm, PML_SEND_STANDARD, &reqs[p + q])) !=
+                COMPI_OK) {
             pml_wait_all_free(2 * (size_t)p, reqs);
             goto out;
         }
@@ -362,7 +363,8 @@ out:
  * so on (5040 in three gives 21 x 16 x 15, not 20 x 18 x 14: both spread by 6, the first
  * has the larger smallest side; MPICH chooses the same).  The search
  * runs over the divisors of q, largest factor first, pruned by a bound on the spread:
- * with j factors left of product r, the smallest of them is at most floor(r^(1/j)).
+ * with j factors left of product r, the smallest of them is at most floor(r^(1/j)); a
+ * greedy answer (dims__greedy) gives the bound from the start.
  */
 typedef struct dims_search {
     const long *div; /* the divisors of q, increasing */
@@ -371,10 +373,13 @@ typedef struct dims_search {
     long best_spread;
 } dims_search_t;
 
-/* floor(r^(1/j)) */
+/* floor(r^(1/j)); r fits an int, so the root is below 2^(31/j + 1) */
 static long dims__root(long r, int j)
 {
-    long lo = 1, hi = r;
+    long lo = 1, hi = j == 1 || 31 / j + 1 >= 31 ? r : 1L << (31 / j + 1);
+    if (hi > r) {
+        hi = r;
+    }
     while (lo < hi) {
         long mid = lo + (hi - lo + 1) / 2, v = 1;
         int over = 0;
@@ -389,6 +394,43 @@ static long dims__root(long r, int j)
         }
     }
     return lo;
+}
+
+/* a first answer, for the search's bound: the prime factors of q, largest first, each
+   onto the smallest factor so far (cur as scratch) */
+static void dims__greedy(long q, int k, dims_search_t *s)
+{
+    long *f = s->cur;
+    for (int i = 0; i < k; i++) {
+        f[i] = 1;
+    }
+    long primes[32];
+    int np = 0;
+    for (long p = 2, r = q; r > 1; p++) {
+        if (p * p > r) {
+            p = r;
+        }
+        while (r % p == 0) {
+            primes[np++] = p;
+            r /= p;
+        }
+    }
+    for (int j = np - 1; j >= 0; j--) {
+        int m = 0;
+        for (int i = 1; i < k; i++) {
+            m = f[i] < f[m] ? i : m;
+        }
+        f[m] *= primes[j];
+    }
+    for (int i = 1; i < k; i++) { /* nonincreasing */
+        for (int j = i; j > 0 && f[j] > f[j - 1]; j--) {
+            long t = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = t;
+        }
+    }
+    memcpy(s->best, f, sizeof(long) * (size_t)k);
+    s->best_spread = f[0] - f[k - 1];
 }
 
 /* factor i (0-based) of the product r, at most `cap` */
@@ -413,11 +455,21 @@ static void dims__search(dims_search_t *s, int i, long r, long cap)
         }
         return;
     }
-    /* the largest factor left is at least the j-th root of r: go down from cap */
+    /* the largest factor left is at least the j-th root of r: go down from cap (the
+       divisors above it skipped by a binary search) */
     long lo = dims__root(r, s->k - i);
-    for (int x = s->ndiv - 1; x >= 0; x--) {
+    int top = 0, end = s->ndiv;
+    while (top < end) {
+        int mid = (top + end) / 2;
+        if (s->div[mid] <= cap) {
+            top = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    for (int x = top - 1; x >= 0; x--) {
         long f = s->div[x];
-        if (f > cap || r % f != 0) {
+        if (r % f != 0) {
             continue;
         }
         if (f < lo) {
@@ -476,8 +528,9 @@ compi_status_t topo_dims_create(int nnodes, int ndims, int *dims)
             div[ndiv++] = q / div[i];
         }
     }
-    dims_search_t s = {.div = div, .ndiv = ndiv, .k = k, .cur = cur, .best = best,
-                       .best_spread = LONG_MAX};
+    dims_search_t s = {
+        .div = div, .ndiv = ndiv, .k = k, .cur = cur, .best = best, .best_spread = LONG_MAX};
+    dims__greedy(q, k, &s);
     dims__search(&s, 0, q, q);
     for (int d = 0, i = 0; d < ndims; d++) {
         if (dims[d] == 0) {

@@ -5,7 +5,8 @@
  * and as close to each other as any factorisation allows (smallest spread between the
  * largest and the smallest, then the largest smallest, then the largest next smallest...;
  * 5040 in three is 21 x 16 x 15); impossible requests give
- * MPI_ERR_DIMS and leave MPI_ERRORS_RETURN's caller running.  Every rank runs the same
+ * MPI_ERR_DIMS and leave MPI_ERRORS_RETURN's caller running; three deep ones (10 to 16
+ * dimensions) against the answers of MPICH's test suite.  Every rank runs the same
  * checks (the function is local).
  */
 #include "tests/mpi/mpitest.h"
@@ -85,8 +86,10 @@ static void one(int nnodes, int ndims, const int *fixed)
         if (rc != MPI_SUCCESS) {
             MPI_Error_class(rc, &cls);
         }
-        CHECK(cls == MPI_ERR_DIMS, "Dims_create(%d, %d, %s) returned %d (class %d), expected "
-              "MPI_ERR_DIMS", nnodes, ndims, f, rc, cls);
+        CHECK(cls == MPI_ERR_DIMS,
+              "Dims_create(%d, %d, %s) returned %d (class %d), expected "
+              "MPI_ERR_DIMS",
+              nnodes, ndims, f, rc, cls);
         return;
     }
     CHECK(rc == MPI_SUCCESS, "Dims_create(%d, %d, %s) returned %d", nnodes, ndims, f, rc);
@@ -121,6 +124,22 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Dims_create(5040, 3, d3));
     CHECK(d3[0] == 21 && d3[1] == 16 && d3[2] == 15,
           "Dims_create(5040, 3) = %d x %d x %d, expected 21 x 16 x 15", d3[0], d3[1], d3[2]);
+    /* many dimensions, where the search is deep: answers of MPICH's test suite (dims5);
+       the first took 0.1 s when the search started with no bound */
+    static const struct {
+        int nnodes, ndims, dims[16];
+    } deep[] = {
+        {907200, 12, {7, 5, 5, 4, 3, 3, 3, 3, 2, 2, 2, 2}},
+        {995328, 16, {4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}},
+        {979776, 10, {7, 6, 6, 4, 4, 3, 3, 3, 3, 3}},
+    };
+    for (size_t t = 0; t < sizeof(deep) / sizeof(deep[0]); t++) {
+        int d[16] = {0};
+        MPI_OK(MPI_Dims_create(deep[t].nnodes, deep[t].ndims, d));
+        CHECK(memcmp(d, deep[t].dims, sizeof(int) * (size_t)deep[t].ndims) == 0,
+              "Dims_create(%d, %d): %d x %d x ... x %d", deep[t].nnodes, deep[t].ndims, d[0], d[1],
+              d[deep[t].ndims - 1]);
+    }
     /* every entry fixed: right product or MPI_ERR_DIMS */
     int all[MAXD] = {2, 3, 1, 2};
     one(12, 4, all);

@@ -223,6 +223,12 @@ compi_status_t comm_dup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code
    (comm_idup_agree), over both groups for an intercommunicator. */
 compi_status_t comm_idup(compi_comm_t *parent, compi_comm_t **new_p, int *cb_code_p,
                          struct compi_request *req);
+/* the end of a dup or an idup of parent, intra- or inter-: c (a reference taken over)
+   gets parent's attributes, then its id from an agreement (agree: comm_idup_agree
+   completes `req`) or `req` completes now (when not NULL); *new_p = c, or c is released
+   on an error */
+compi_status_t comm_dup_finish(compi_comm_t *parent, compi_comm_t *c, int agree,
+                               compi_comm_t **new_p, int *cb_code_p, struct compi_request *req);
 
 /* MPI_Comm_split's order of a color's members, for the splits of intra- and
    intercommunicators: by key, then by rank in the parent (qsort comparator of

@@ -76,7 +76,13 @@ static compi_status_t comm_dup_any(compi_comm_t *parent, int from_pool, compi_co
         topo_retain(parent->topo);
         c->topo = parent->topo;
     }
-    st = attr_comm_copy_all(parent, c, cb_code_p);
+    return comm_dup_finish(parent, c, agree, new_p, cb_code_p, req);
+}
+
+compi_status_t comm_dup_finish(compi_comm_t *parent, compi_comm_t *c, int agree,
+                               compi_comm_t **new_p, int *cb_code_p, compi_request_t *req)
+{
+    compi_status_t st = attr_comm_copy_all(parent, c, cb_code_p);
     if (st == COMPI_OK && agree) {
         comm_retain(c); /* the agreement's */
         st = comm_idup_agree(parent, c, req);

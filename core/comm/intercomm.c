@@ -403,22 +403,7 @@ compi_status_t comm_inter_idup(compi_comm_t *parent, compi_comm_t **new_p, int *
     if (!agree) {
         comm_pool_share(parent, c);
     }
-    st = attr_comm_copy_all(parent, c, cb_code_p);
-    if (st == COMPI_OK && agree) {
-        comm_retain(c); /* the agreement's */
-        st = comm_idup_agree(parent, c, req);
-        if (st != COMPI_OK) {
-            comm_release(c);
-        }
-    } else if (st == COMPI_OK && req != NULL) {
-        pml_request_complete(req);
-    }
-    if (st != COMPI_OK) {
-        comm_release(c);
-        return st;
-    }
-    *new_p = c;
-    return COMPI_OK;
+    return comm_dup_finish(parent, c, agree, new_p, cb_code_p, req);
 }
 
 /* the members of g whose (color, key) in ck[2 r] has `color`, ordered by key then rank */

@@ -16,23 +16,12 @@
 #define NTHREADS 3
 #define ROUNDS 300
 
-static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 static int stop; /* set by the main thread when its rounds are done (atomic) */
-
-/* mpitest.h's counter is not atomic: checks from threads take a lock */
-#define TCHECK(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            pthread_mutex_lock(&fail_lock);                                                        \
-            mt_fail(__FILE__, __LINE__, __VA_ARGS__);                                              \
-            pthread_mutex_unlock(&fail_lock);                                                      \
-        }                                                                                          \
-    } while (0)
 
 #define TOK(call)                                                                                  \
     do {                                                                                           \
         int rc_ = (call);                                                                          \
-        TCHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                                  \
+        CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                                   \
     } while (0)
 
 /* the counters that bind to no object (the bytes each transport moved), and whether each
@@ -64,12 +53,12 @@ static void *reader(void *arg)
     MPI_T_pvar_session s;
     MPI_T_pvar_handle h[8];
 
-    TCHECK(n > 0, "thread %d: no counters", me);
+    CHECK(n > 0, "thread %d: no counters", me);
     TOK(MPI_T_pvar_session_create(&s));
     for (int k = 0; k < n; k++) {
         int count = 0;
         TOK(MPI_T_pvar_handle_alloc(s, idx[k], NULL, &h[k], &count));
-        TCHECK(count == 1, "thread %d: counter %d has count %d", me, idx[k], count);
+        CHECK(count == 1, "thread %d: counter %d has count %d", me, idx[k], count);
         if (!cont[k]) {
             TOK(MPI_T_pvar_start(s, h[k]));
         }
@@ -93,8 +82,8 @@ static void *reader(void *arg)
         for (int k = 0; k < n; k++) {
             unsigned long long v = 0;
             TOK(MPI_T_pvar_read(s, h[k], &v));
-            TCHECK(v >= last[k], "thread %d: counter %d went from %llu to %llu", me, idx[k],
-                   last[k], v);
+            CHECK(v >= last[k], "thread %d: counter %d went from %llu to %llu", me, idx[k], last[k],
+                  v);
             last[k] = v;
         }
     }

@@ -45,10 +45,10 @@ static inline void mt_fail(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "FAIL %s rank %d (%s:%d): %s\n", mt_name, mt_rank, file, line, msg);
     fflush(stderr);
-    mt_errors++;
+    __atomic_add_fetch(&mt_errors, 1, __ATOMIC_RELAXED); /* threads of a test check too */
 }
 
-/* a failed check is reported and counted, and the program goes on */
+/* a failed check is reported and counted, and the program goes on (from any thread) */
 #define CHECK(cond, ...)                                                                      \
     do {                                                                                      \
         if (!(cond))                                                                          \

@@ -26,17 +26,6 @@
 
 static MPI_Comm own[NTHREADS];
 static MPI_Comm shared;
-static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* mpitest.h's counter is not atomic: checks from threads take a lock */
-#define TCHECK(cond, ...)                                                                     \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            pthread_mutex_lock(&fail_lock);                                                   \
-            mt_fail(__FILE__, __LINE__, __VA_ARGS__);                                         \
-            pthread_mutex_unlock(&fail_lock);                                                 \
-        }                                                                                     \
-    } while (0)
 
 static int val(int t, int round, int r, int i)
 {
@@ -69,18 +58,17 @@ static void anysource_storm(int t, int round, MPI_Comm c)
         MPI_Status st;
         MPI_OK(MPI_Recv(m, 3, MPI_INT, MPI_ANY_SOURCE, 7, c, &st));
         int src = st.MPI_SOURCE;
-        TCHECK(src >= 0 && src < size && src != rank, "thread %d: ANY_SOURCE from %d", t, src);
+        CHECK(src >= 0 && src < size && src != rank, "thread %d: ANY_SOURCE from %d", t, src);
         if (src < 0 || src >= size) {
             continue;
         }
         seen[src]++;
-        TCHECK(m[0] == src && m[1] == round && m[2] == val(t, round, src, rank),
-               "thread %d round %d: message from %d is (%d %d %d)", t, round, src, m[0], m[1],
-               m[2]);
+        CHECK(m[0] == src && m[1] == round && m[2] == val(t, round, src, rank),
+              "thread %d round %d: message from %d is (%d %d %d)", t, round, src, m[0], m[1], m[2]);
     }
     for (int r = 0; r < size; r++) {
-        TCHECK(r == rank || seen[r] == 1, "thread %d round %d: %d messages from %d", t, round,
-               seen[r], r);
+        CHECK(r == rank || seen[r] == 1, "thread %d round %d: %d messages from %d", t, round,
+              seen[r], r);
     }
 }
 
@@ -93,9 +81,9 @@ static void shared_ring(int t, int round)
     MPI_OK(MPI_Isend(out, 4, MPI_INT, next, 100 + t, shared, &req));
     MPI_OK(MPI_Recv(in, 4, MPI_INT, prev, 100 + t, shared, MPI_STATUS_IGNORE));
     MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    TCHECK(in[0] == prev && in[1] == t && in[2] == round && in[3] == val(t, round, prev, 99),
-           "thread %d round %d: shared ring got (%d %d %d %d)", t, round, in[0], in[1], in[2],
-           in[3]);
+    CHECK(in[0] == prev && in[1] == t && in[2] == round && in[3] == val(t, round, prev, 99),
+          "thread %d round %d: shared ring got (%d %d %d %d)", t, round, in[0], in[1], in[2],
+          in[3]);
 }
 
 static void blocking_colls(int t, int round, MPI_Comm c)
@@ -113,8 +101,8 @@ static void blocking_colls(int t, int round, MPI_Comm c)
         for (int r = 0; r < size; r++) {
             e += val(t, round, r, i);
         }
-        TCHECK(sum[i] == e, "thread %d round %d: allreduce[%d] %d, expected %d", t, round, i,
-               sum[i], e);
+        CHECK(sum[i] == e, "thread %d round %d: allreduce[%d] %d, expected %d", t, round, i, sum[i],
+              e);
     }
 
     int root = round % size, b[32];
@@ -123,16 +111,16 @@ static void blocking_colls(int t, int round, MPI_Comm c)
     }
     MPI_OK(MPI_Bcast(b, n, MPI_INT, root, c));
     for (int i = 0; i < n; i++) {
-        TCHECK(b[i] == val(t, round, root, 50 + i), "thread %d round %d: bcast[%d] %d", t,
-               round, i, b[i]);
+        CHECK(b[i] == val(t, round, root, 50 + i), "thread %d round %d: bcast[%d] %d", t, round, i,
+              b[i]);
     }
 
     int g[64];
     int mine = val(t, round, rank, 77);
     MPI_OK(MPI_Allgather(&mine, 1, MPI_INT, g, 1, MPI_INT, c));
     for (int r = 0; r < size; r++) {
-        TCHECK(g[r] == val(t, round, r, 77), "thread %d round %d: allgather[%d] %d", t, round,
-               r, g[r]);
+        CHECK(g[r] == val(t, round, r, 77), "thread %d round %d: allgather[%d] %d", t, round, r,
+              g[r]);
     }
     MPI_OK(MPI_Barrier(c));
 
@@ -146,7 +134,7 @@ static void blocking_colls(int t, int round, MPI_Comm c)
         for (int i = 0; i < BIG; i++) {
             bad += res[i] != size * (i + t) + size * (size - 1) / 2;
         }
-        TCHECK(bad == 0, "thread %d round %d: large allreduce: %d wrong", t, round, bad);
+        CHECK(bad == 0, "thread %d round %d: large allreduce: %d wrong", t, round, bad);
         free(big);
         free(res);
     }
@@ -171,10 +159,10 @@ static void nonblocking_colls(int t, int round, MPI_Comm c)
     for (int r = 0; r < size; r++) {
         e += val(t, round, r, 5);
     }
-    TCHECK(s == e, "thread %d round %d: iallreduce %d, expected %d", t, round, s, e);
+    CHECK(s == e, "thread %d round %d: iallreduce %d, expected %d", t, round, s, e);
     for (int i = 0; i < 3; i++) {
-        TCHECK(b[i] == val(t, round, root, 60 + i), "thread %d round %d: ibcast[%d] %d", t,
-               round, i, b[i]);
+        CHECK(b[i] == val(t, round, root, 60 + i), "thread %d round %d: ibcast[%d] %d", t, round, i,
+              b[i]);
     }
 }
 
@@ -188,14 +176,14 @@ static void comm_churn(int t, int round, MPI_Comm c)
     MPI_OK(MPI_Comm_size(half, &hs));
     MPI_OK(MPI_Comm_rank(half, &hr));
     MPI_OK(MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, half));
-    TCHECK(count == hs, "thread %d round %d: split of size %d counted %d", t, round, hs, count);
-    TCHECK(hr == (hs - 1) - rank / 2, "thread %d round %d: split rank %d", t, round, hr);
+    CHECK(count == hs, "thread %d round %d: split of size %d counted %d", t, round, hs, count);
+    CHECK(hr == (hs - 1) - rank / 2, "thread %d round %d: split rank %d", t, round, hr);
     MPI_OK(MPI_Comm_free(&half));
 
     MPI_OK(MPI_Comm_dup(c, &dup));
     int x = rank, m = -1;
     MPI_OK(MPI_Allreduce(&x, &m, 1, MPI_INT, MPI_MAX, dup));
-    TCHECK(m == mt_size - 1, "thread %d round %d: max over a dup %d", t, round, m);
+    CHECK(m == mt_size - 1, "thread %d round %d: max over a dup %d", t, round, m);
     MPI_OK(MPI_Comm_free(&dup));
 }
 
@@ -212,7 +200,7 @@ static void self_handoff(int t, int round)
         while (!done) {
             MPI_OK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
         }
-        TCHECK(got == val(1, round, mt_rank, 33), "round %d: self message %d", round, got);
+        CHECK(got == val(1, round, mt_rank, 33), "round %d: self message %d", round, got);
     }
 }
 
@@ -221,7 +209,7 @@ static void *worker(void *arg)
     int t = (int)(intptr_t)arg, flag = -1;
 
     MPI_OK(MPI_Is_thread_main(&flag));
-    TCHECK(flag == 0, "thread %d: Is_thread_main says %d", t, flag);
+    CHECK(flag == 0, "thread %d: Is_thread_main says %d", t, flag);
     for (int round = 0; round < ROUNDS; round++) {
         anysource_storm(t, round, own[t]);
         shared_ring(t, round);

@@ -194,9 +194,8 @@ compi_status_t comm_create_unbound(compi_group_t *group, compi_comm_t **comm_p);
 compi_status_t comm_bind_ctx(compi_comm_t *c, uint32_t ctx);
 /*
  * MPI_Comm_idup of parent (an intra- or intercommunicator) with an empty pool
- * (comm_ctx_nb.c): `child`
- * (unbound, one reference taken over) gets its id from an agreement that the PML's
- * progress advances; `req` (a REQ_COLL request of the caller's) completes then, with the
+ * (comm_ctx_nb.c): `child` (unbound, one reference taken over) gets its id from an
+ * agreement that the PML's progress advances; `req` (a REQ_COLL request of the caller's) completes then, with the
  * error of the agreement if it failed.  Never waits.
  */
 struct compi_request;

@@ -70,10 +70,9 @@ static int nb_busy; /* nb_progress runs (the PML may poll inside a send) */
  * The members and the root.  Over an intracommunicator: its rank 0, and the others by
  * their ranks.  Over an intercommunicator, both groups take part, the root being rank 0
  * of the group whose rank 0 comes first (comm_inter_first_lower: the same choice in both
- * groups, spawned ones too):
- * the root's own group talks to it over the local_comm, the other group over the
- * intercommunicator (whose ranks are the remote group's); the root's peers are its own
- * group's ranks 1.. first, then the other group's.
+ * groups, spawned ones too): the root's own group talks to it over the local_comm, the
+ * other group over the intercommunicator (whose ranks are the remote group's); the root's
+ * peers are its own group's ranks 1.. first, then the other group's.
  */
 static void nb_route(ctx_nb_t *a)
 {

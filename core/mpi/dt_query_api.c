@@ -201,9 +201,9 @@ static int type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype,
 /* ---- Fortran 90 parameterised types ---------------------------------------------- */
 
 /*
- * gfortran's kinds on x86-64: INTEGER(1,2,4,8,16) hold 2, 4, 9, 18 and 38 decimal digits; REAL(4)
- * has precision 6 and range 37, REAL(8) 15 and 307, REAL(10) (the x87 long double) 18
- * and 4931.  REAL(16) (software quad) has no C type here, so larger requests fail.
+ * gfortran's kinds on x86-64: INTEGER(1,2,4,8,16) hold 2, 4, 9, 18 and 38 decimal
+ * digits; REAL(4) has precision 6 and range 37, REAL(8) 15 and 307, REAL(10) (the x87
+ * long double) 18 and 4931.  REAL(16) (software quad) has no C type here, so larger requests fail.
  */
 static int dt__f90(const char *fn, int combiner, int p, int r, MPI_Datatype *newtype)
 {

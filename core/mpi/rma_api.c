@@ -206,6 +206,14 @@ static int one_elem_go(mpi_win_t *w, int kind, compi_datatype_t *dt, int t, MPI_
     if (!dt->predefined) {
         return win_err(w, MPI_ERR_TYPE, fn, "the datatype must be predefined");
     }
+    /* compare-and-swap: an integer, logical or byte type (those with the bitwise or the
+       logical operations), never a floating-point one */
+    if (kind == OSC_CAS && !op_valid_for(op_from_handle(MPI_BAND), dt) &&
+        !op_valid_for(op_from_handle(MPI_LAND), dt)) {
+        return win_err(w, MPI_ERR_TYPE, fn,
+                       "compare-and-swap takes an integer, logical or byte type, not %s",
+                       dt_name(dt));
+    }
     if (op != NULL && op->handle != MPI_REPLACE && op->handle != MPI_NO_OP &&
         !op_valid_for(op, dt)) {
         return win_err(w, MPI_ERR_OP, fn, "%s is not defined on %s", op->name, dt_name(dt));

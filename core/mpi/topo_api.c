@@ -139,6 +139,7 @@ static int cart_create_impl(compi_comm_t *c, int ndims, const int dims[], const 
         rc = first_n(c, fn, n, &nc);
     }
     if (rc != MPI_SUCCESS) {
+        *comm_cart = MPI_COMM_NULL; /* a failed constructor gives the null handle */
         return rc;
     }
     if (nc == NULL) {
@@ -381,6 +382,7 @@ static int graph_create_impl(compi_comm_t *c, int nnodes, const int index[], con
         rc = first_n(c, fn, nnodes, &nc);
     }
     if (rc != MPI_SUCCESS) {
+        *comm_graph = MPI_COMM_NULL; /* a failed constructor gives the null handle */
         return rc;
     }
     if (nc == NULL) {
@@ -540,6 +542,7 @@ static int dist_graph_create_adjacent_impl(compi_comm_t *c, int indegree, const 
         rc = first_n(c, fn, c->size, &nc);
     }
     if (rc != MPI_SUCCESS) {
+        *comm_dist_graph = MPI_COMM_NULL; /* a failed constructor gives the null handle */
         return rc;
     }
     compi_status_t st = topo_dist_graph_new(indegree, sources, sw, outdegree, destinations, dw, &t);
@@ -574,6 +577,7 @@ static int dist_graph_create_impl(compi_comm_t *c, int n, const int sources[], c
         rc = first_n(c, fn, c->size, &nc);
     }
     if (rc != MPI_SUCCESS) {
+        *comm_dist_graph = MPI_COMM_NULL; /* a failed constructor gives the null handle */
         return rc;
     }
     /* every process takes part in the exchange, on the new communicator */

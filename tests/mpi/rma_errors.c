@@ -157,6 +157,12 @@ int main(int argc, char **argv)
                      "MPI_Fetch_and_op into NULL");
         mt_expect_class(MPI_Compare_and_swap(NULL, &one, &r1, MPI_INT, right, 0, win), MPI_ERR_BUFFER,
                      "MPI_Compare_and_swap from NULL");
+        {
+            /* compare-and-swap takes integer, logical and byte types, not floating point */
+            double d = 1.0, dc = 1.0, dr = 0.0;
+            mt_expect_class(MPI_Compare_and_swap(&d, &dc, &dr, MPI_DOUBLE, right, 0, win),
+                            MPI_ERR_TYPE, "MPI_Compare_and_swap of MPI_DOUBLE");
+        }
         CHECK(rq == MPI_REQUEST_NULL, "a failed request-based call left a request");
         /* nothing to move: NULL is fine */
         MPI_OK(MPI_Put(NULL, 0, MPI_INT, right, 0, 0, MPI_INT, win));

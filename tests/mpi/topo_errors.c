@@ -2,8 +2,8 @@
  * topo_errors.c -- the error classes of the topology functions and the neighbourhood
  * collectives under MPI_ERRORS_RETURN: MPI_ERR_COMM, MPI_ERR_TOPOLOGY (no topology, the
  * wrong kind, larger than the communicator), MPI_ERR_DIMS, MPI_ERR_RANK, MPI_ERR_ARG,
- * MPI_ERR_COUNT, NULL pointers and arrays (MPI_ERR_ARG); after each the program goes on and
- * the communicators still work.  Every
+ * MPI_ERR_COUNT, NULL pointers and arrays (MPI_ERR_ARG); a failed constructor gives
+ * MPI_COMM_NULL; after each the program goes on and the communicators still work.  Every
  * rank makes the same bad calls, so the collective ones fail everywhere before any
  * communication.
  */
@@ -32,8 +32,10 @@ int main(int argc, char **argv)
            "Cart_create ndims=-1");
     expect(MPI_Cart_create(MPI_COMM_WORLD, 2, bad_dims, periods, 0, &out), MPI_ERR_DIMS,
            "Cart_create dims[0]=0");
+    out = MPI_COMM_WORLD;
     expect(MPI_Cart_create(MPI_COMM_WORLD, 1, too_many, periods, 0, &out), MPI_ERR_TOPOLOGY,
            "Cart_create larger than the communicator");
+    CHECK(out == MPI_COMM_NULL, "a failed Cart_create left its output handle as it was");
     expect(MPI_Cart_create(MPI_COMM_NULL, 1, too_many, periods, 0, &out), MPI_ERR_COMM,
            "Cart_create on MPI_COMM_NULL");
     expect(MPI_Cart_map(MPI_COMM_WORLD, 1, too_many, periods, &r), MPI_ERR_TOPOLOGY,

@@ -261,16 +261,18 @@ compi_status_t attr_set_int(attr_kind_t kind, int obj_handle, struct attr_list *
     return set_value(kind, obj_handle, list, keyval, &v, cb_code_p);
 }
 
-/* keyval's attribute in list (NULL when the object has none); COMPI_ERR_NOT_FOUND when
-   keyval is no key of this kind */
+/* keyval's attribute in list (*a_p NULL when the object has none) and *flag_p whether it
+   has one; COMPI_ERR_NOT_FOUND, *a_p NULL, when keyval is no key of this kind */
 static compi_status_t lookup(attr_kind_t kind, struct attr_list *list, int keyval,
-                             struct attr_list **a_p)
+                             struct attr_list **a_p, int *flag_p)
 {
+    *a_p = NULL;
     if (keyval_get(kind, keyval) == NULL) {
         return COMPI_ERR_NOT_FOUND;
     }
     struct attr_list **pp = list_find(&list, keyval);
     *a_p = pp != NULL ? *pp : NULL;
+    *flag_p = *a_p != NULL;
     return COMPI_OK;
 }
 
@@ -278,12 +280,9 @@ compi_status_t attr_get_int(attr_kind_t kind, struct attr_list *list, int keyval
                             int *flag_p)
 {
     struct attr_list *a;
-    compi_status_t st = lookup(kind, list, keyval, &a);
-    if (st == COMPI_OK) {
-        *flag_p = a != NULL;
-        if (a != NULL) {
-            *val_p = view_f(a);
-        }
+    compi_status_t st = lookup(kind, list, keyval, &a, flag_p);
+    if (a != NULL) {
+        *val_p = view_f(a);
     }
     return st;
 }
@@ -292,12 +291,9 @@ compi_status_t attr_get(attr_kind_t kind, struct attr_list *list, int keyval, vo
                         int *flag_p)
 {
     struct attr_list *a;
-    compi_status_t st = lookup(kind, list, keyval, &a);
-    if (st == COMPI_OK) {
-        *flag_p = a != NULL;
-        if (a != NULL) {
-            *val_p = view_c(a);
-        }
+    compi_status_t st = lookup(kind, list, keyval, &a, flag_p);
+    if (a != NULL) {
+        *val_p = view_c(a);
     }
     return st;
 }

@@ -299,23 +299,19 @@ static int nb_progress(void)
 compi_status_t comm_idup_agree(compi_comm_t *parent, compi_comm_t *child, compi_request_t *req)
 {
     ctx_nb_t *a = calloc(1, sizeof(*a));
-    int n;
-
-    if (a != NULL) {
-        a->parent = parent;
-        nb_route(a);
+    if (a == NULL) {
+        return COMPI_ERR_NO_MEMORY;
     }
-    n = a != NULL && a->npeers > 1 ? a->npeers : 2;
-    if (a == NULL || (a->in = malloc((size_t)n * sizeof(*a->in))) == NULL ||
+    a->parent = parent;
+    nb_route(a);
+    int n = a->npeers > 1 ? a->npeers : 2; /* the root's messages, or a member's two */
+    if ((a->in = malloc((size_t)n * sizeof(*a->in))) == NULL ||
         (a->rq = malloc((size_t)n * sizeof(*a->rq))) == NULL) {
-        if (a != NULL) {
-            free(a->in);
-        }
+        free(a->in);
         free(a);
         return COMPI_ERR_NO_MEMORY;
     }
     comm_retain(parent);
-    a->parent = parent;
     a->child = child;
     a->req = req;
     a->later_tail = &a->later;
